@@ -1,0 +1,43 @@
+# Two entry points: `make run` and `make test`. Everything they need is installed on demand.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
+PORT ?= 8000
+
+.PHONY: run test lint system-packages mariadb bench-scheduler bench-executor bench-burst clean
+
+system-packages:
+	@scripts/ensure_system_packages.sh
+
+$(STAMP): requirements.txt
+	@$(MAKE) --no-print-directory system-packages
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $(STAMP)
+
+mariadb:
+	@scripts/ensure_mariadb.sh
+
+test: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -q -p no:cacheprovider tests
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+run: $(STAMP)
+	@PORT=$(PORT) PY=$(PY) scripts/run_embedded.sh
+
+bench-scheduler: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scheduler_tick.py
+
+bench-executor: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/executor_throughput.py
+
+bench-burst: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3

@@ -1,0 +1,60 @@
+"""The jobs table: one row per run of a task, and the queue the executors claim from."""
+
+from django.db import models
+
+from scheduler_site.ids import new_id
+
+
+class JobStatus(models.TextChoices):
+    PENDING = "pending"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    DEAD = "dead"
+    CANCELLED = "cancelled"
+
+
+FINISHED_STATUSES = (JobStatus.SUCCEEDED, JobStatus.DEAD, JobStatus.CANCELLED)
+
+
+class Job(models.Model):
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    # No foreign-key constraints: the queue table takes no locks on tenants or tasks.
+    tenant = models.ForeignKey(
+        "tasks.Tenant", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    task = models.ForeignKey(
+        "tasks.Task", on_delete=models.DO_NOTHING, db_constraint=False, related_name="jobs"
+    )
+    scheduled_at = models.DateTimeField()
+    priority = models.PositiveSmallIntegerField(default=5)
+    status = models.CharField(max_length=16, choices=JobStatus.choices, default=JobStatus.PENDING)
+    attempt = models.PositiveIntegerField(default=0)
+    max_attempts = models.PositiveIntegerField(default=5)
+    next_attempt_at = models.DateTimeField()
+    timeout_seconds = models.PositiveIntegerField(default=30)
+    backoff_base_seconds = models.PositiveIntegerField(default=10)
+    worker_id = models.CharField(max_length=100, null=True, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.CharField(max_length=500, null=True, blank=True)
+    response_body = models.TextField(null=True, blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "jobs"
+        indexes = [
+            models.Index(fields=["status", "priority", "next_attempt_at"], name="jobs_claim_idx"),
+            models.Index(fields=["status", "lease_expires_at"], name="jobs_reconcile_idx"),
+            models.Index(fields=["status", "finished_at"], name="jobs_archive_idx"),
+            models.Index(fields=["tenant", "status"], name="jobs_dlq_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["task", "scheduled_at"], name="jobs_task_run_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"job {self.id} ({self.status})"

@@ -1,0 +1,101 @@
+"""One application error type and one handler that shapes every API error response.
+
+Every error body is `{"error": {"code": ..., "message": ..., "fields": {...}}}`.
+"""
+
+import logging
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+class ApplicationError(Exception):
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "invalid"
+
+    def __init__(self, message: str, *, fields: dict | None = None, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fields = fields or {}
+        if code:
+            self.code = code
+
+
+class ValidationFailed(ApplicationError):
+    """400: the request is malformed; `fields` names each bad field."""
+
+
+class NotFound(ApplicationError):
+    status_code = status.HTTP_404_NOT_FOUND
+    code = "not_found"
+
+
+class Conflict(ApplicationError):
+    status_code = status.HTTP_409_CONFLICT
+    code = "conflict"
+
+
+class PreconditionFailed(ApplicationError):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    code = "precondition_failed"
+
+
+class Unprocessable(ApplicationError):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    code = "unprocessable"
+
+
+class PreconditionRequired(ApplicationError):
+    status_code = status.HTTP_428_PRECONDITION_REQUIRED
+    code = "precondition_required"
+
+
+class ServiceUnavailable(ApplicationError):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    code = "unavailable"
+
+
+def error_response(status_code: int, code: str, message: str, fields: dict | None = None) -> Response:
+    body = {"error": {"code": code, "message": message}}
+    if fields:
+        body["error"]["fields"] = fields
+    return Response(body, status=status_code)
+
+
+def _flatten(detail) -> object:
+    if isinstance(detail, dict):
+        return {key: _flatten(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        flat = [_flatten(item) for item in detail]
+        return flat[0] if len(flat) == 1 and isinstance(flat[0], str) else flat
+    return str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, ApplicationError):
+        return error_response(exc.status_code, exc.code, exc.message, exc.fields)
+    if isinstance(exc, exceptions.ValidationError):
+        fields = _flatten(exc.detail)
+        if not isinstance(fields, dict):
+            fields = {"non_field_errors": fields}
+        return error_response(400, "invalid", "the request is invalid", fields)
+    if isinstance(exc, (Http404, exceptions.NotFound)):
+        return error_response(404, "not_found", "not found")
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = exception_handler(exc, context)
+    if response is None:
+        logger.exception("unhandled error in %s", context.get("view"))
+        return error_response(500, "internal", "internal error")
+    detail = response.data.get("detail", "error") if isinstance(response.data, dict) else response.data
+    code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
+    shaped = error_response(response.status_code, code, str(detail))
+    for header in ("WWW-Authenticate", "Retry-After", "Allow"):
+        if header in response:
+            shaped[header] = response[header]
+    return shaped

@@ -1,0 +1,29 @@
+"""Optimistic concurrency over HTTP: `ETag: "<version>"` out, `If-Match` in."""
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scheduler_site.errors import PreconditionFailed, PreconditionRequired
+
+ANY_VERSION = None
+
+
+def expected_version(request: Request) -> int | None:
+    """The version named by If-Match; None for `*`. Missing is 428, unreadable is 412."""
+    raw = request.headers.get("If-Match")
+    if raw is None or not raw.strip():
+        raise PreconditionRequired('If-Match is required: send the ETag of the task, e.g. "3"')
+    tag = raw.strip()
+    if tag == "*":
+        return ANY_VERSION
+    if tag.startswith("W/"):
+        tag = tag[2:]
+    tag = tag.strip('"')
+    if not tag.isdigit():
+        raise PreconditionFailed(f"If-Match {raw!r} does not match the task's version")
+    return int(tag)
+
+
+def with_etag(response: Response, version: int) -> Response:
+    response["ETag"] = f'"{version}"'
+    return response

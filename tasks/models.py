@@ -1,0 +1,106 @@
+"""Tenants and tasks (the configuration of what to call and when)."""
+
+import secrets
+
+from django.db import models
+
+from scheduler_site.ids import new_id
+
+MIN_PRIORITY, MAX_PRIORITY = 0, 9
+BUCKET_COUNT = 1024
+
+
+def new_signing_secret() -> str:
+    return "whsec_" + secrets.token_urlsafe(32)
+
+
+class Tenant(models.Model):
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    name = models.CharField(max_length=200)
+    signing_secret = models.CharField(max_length=100, default=new_signing_secret)
+    concurrency_limit = models.PositiveIntegerField(default=1000)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tenants"
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+
+class TaskStatus(models.TextChoices):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    COMPLETED = "completed"
+    DELETED = "deleted"
+
+
+class MisfirePolicy(models.TextChoices):
+    RUN_ALL = "run_all"
+    RUN_ONCE = "run_once"
+    SKIP = "skip"
+
+
+class HttpMethod(models.TextChoices):
+    GET = "GET"
+    POST = "POST"
+    PUT = "PUT"
+    PATCH = "PATCH"
+    DELETE = "DELETE"
+
+
+class Task(models.Model):
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.PROTECT, related_name="tasks")
+    name = models.CharField(max_length=200, blank=True, default="")
+    cron = models.CharField(max_length=200, null=True, blank=True)
+    timezone = models.CharField(max_length=64, default="UTC")
+    run_at = models.DateTimeField(null=True, blank=True)
+    url = models.CharField(max_length=2048)
+    method = models.CharField(max_length=8, choices=HttpMethod.choices, default=HttpMethod.POST)
+    headers = models.JSONField(default=dict, blank=True)
+    body = models.TextField(blank=True, default="")
+    secret_ref = models.CharField(max_length=100, null=True, blank=True)
+    priority = models.PositiveSmallIntegerField(default=5)
+    timeout_seconds = models.PositiveIntegerField(default=30)
+    max_attempts = models.PositiveIntegerField(default=5)
+    backoff_base_seconds = models.PositiveIntegerField(default=10)
+    misfire_policy = models.CharField(
+        max_length=16, choices=MisfirePolicy.choices, default=MisfirePolicy.RUN_ALL
+    )
+    status = models.CharField(max_length=16, choices=TaskStatus.choices, default=TaskStatus.ACTIVE)
+    next_run_at = models.DateTimeField(null=True, blank=True)
+    bucket = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    idempotency_key = models.CharField(max_length=255, null=True, blank=True)
+    request_hash = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "tasks"
+        indexes = [
+            # The tick: one tight range per priority level, inside the owned buckets.
+            models.Index(
+                fields=["status", "bucket", "priority", "next_run_at"], name="tasks_tick_idx"
+            ),
+            models.Index(fields=["status", "next_run_at"], name="tasks_due_idx"),
+            models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "idempotency_key"], name="tasks_tenant_idempotency_key_uniq"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name or self.id}"
+
+    @property
+    def is_one_off(self) -> bool:
+        return not self.cron

@@ -1,0 +1,115 @@
+"""The rules a task's target and options must follow (each failure names its field)."""
+
+import re
+from urllib.parse import urlsplit
+
+from django.conf import settings
+
+from execution.address_policy import DestinationNotAllowed, default_policy
+from scheduler_site.errors import ValidationFailed
+
+ALLOWED_SCHEMES = {"http": 80, "https": 443}
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
+SECRET_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+MAX_HEADERS = 50
+MAX_HEADER_VALUE = 4096
+
+# Credentials belong in a secret_ref; hop-by-hop headers are the connection's business;
+# the rest are set by the executor on every call.
+FORBIDDEN_HEADERS = frozenset(
+    name.lower()
+    for name in (
+        "Authorization",
+        "Proxy-Authorization",
+        "Cookie",
+        "Set-Cookie",
+        "Connection",
+        "Keep-Alive",
+        "Proxy-Authenticate",
+        "Proxy-Connection",
+        "TE",
+        "Trailer",
+        "Transfer-Encoding",
+        "Upgrade",
+        "Host",
+        "Content-Length",
+        "Idempotency-Key",
+        "X-Scheduled-At",
+        "X-Attempt",
+        "User-Agent",
+        "webhook-id",
+        "webhook-timestamp",
+        "webhook-signature",
+    )
+)
+
+LIMITS = {
+    "priority": (0, 9),
+    "timeout_seconds": (1, 900),
+    "max_attempts": (1, 50),
+    "backoff_base_seconds": (1, 86400),
+}
+
+
+def check_url(url: str) -> str:
+    """Refuse a URL the executor must never call; return it unchanged when it is fine."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise _bad("url", "is not a valid URL") from exc
+    if parts.scheme not in ALLOWED_SCHEMES:
+        raise _bad("url", "must use http or https")
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise _bad("url", "must not carry credentials; use secret_ref")
+    if not parts.hostname:
+        raise _bad("url", "has no host")
+    if any(ch.isspace() for ch in url):
+        raise _bad("url", "must not contain whitespace")
+    effective_port = port if port is not None else ALLOWED_SCHEMES[parts.scheme]
+    try:
+        default_policy().check_url_host(parts.hostname, effective_port)
+    except DestinationNotAllowed as exc:
+        raise _bad("url", "is not an allowed destination (public hosts on ports 80/443 only)") from exc
+    return url
+
+
+def check_headers(headers: object) -> dict[str, str]:
+    if not isinstance(headers, dict):
+        raise _bad("headers", "must be an object of header names to string values")
+    if len(headers) > MAX_HEADERS:
+        raise _bad("headers", f"at most {MAX_HEADERS} headers")
+    for name, value in headers.items():
+        if not HEADER_NAME.match(name):
+            raise _bad("headers", f"{name!r} is not a valid header name")
+        if name.lower() in FORBIDDEN_HEADERS:
+            raise _bad("headers", f"{name} is not allowed (credentials go in secret_ref)")
+        if not isinstance(value, str):
+            raise _bad("headers", f"the value of {name} must be a string")
+        if len(value) > MAX_HEADER_VALUE or any(ch in value for ch in "\r\n\0"):
+            raise _bad("headers", f"the value of {name} is too long or holds a line break")
+    return headers
+
+
+def check_body(body: str) -> str:
+    limit = settings.TASK_BODY_MAX_BYTES
+    if len(body.encode("utf-8")) > limit:
+        raise _bad("body", f"must be at most {limit} bytes")
+    return body
+
+
+def check_limits(values: dict) -> None:
+    for field, (low, high) in LIMITS.items():
+        value = values.get(field)
+        if value is not None and not low <= value <= high:
+            raise _bad(field, f"must be between {low} and {high}")
+
+
+def check_secret_ref(secret_ref: str | None) -> str | None:
+    if secret_ref is not None and not SECRET_NAME.match(secret_ref):
+        raise _bad("secret_ref", "must be a secret name: letters, digits, '_', '.', '-'")
+    return secret_ref
+
+
+def _bad(field: str, message: str) -> ValidationFailed:
+    return ValidationFailed(f"{field} {message}", fields={field: message})

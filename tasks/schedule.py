@@ -1,0 +1,257 @@
+"""When a task runs: cron expressions (with Jenkins-style `H`) in an IANA time zone.
+
+Expressions are parsed once with croniter into sets of allowed values and cached; the next
+run is then found by a field-by-field search on wall-clock time, converted to UTC by the
+time-zone rules below. Thousands of tasks share a handful of expressions, so parsing and
+zone lookups are memoised and the per-task work is a few table lookups.
+
+Daylight-saving rules (a wall-clock time fires once, never skipped):
+- A wall-clock time that does not exist (the spring-forward gap) fires at the instant the
+  gap ends: a 02:30 daily task runs at 03:00 local on that day. Several gap times collapse
+  into that one run.
+- A wall-clock time that happens twice (the fall-back overlap) fires once, at its first
+  occurrence: a 01:30 daily task runs at 01:30 in summer time, not again an hour later.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from croniter import CroniterError, croniter
+
+FIELD_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 6))
+# `H` in the day-of-month field stays within days every month has.
+HASH_RANGES = ((0, 59), (0, 23), (1, 28), (1, 12), (0, 6))
+MACROS = {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
+SEARCH_YEARS = 9  # long enough for 29 February across a skipped leap year
+ONE_MINUTE = timedelta(minutes=1)
+HASH_TOKEN = re.compile(r"^H(?:\((\d+)-(\d+)\))?(?:/(\d+))?$")
+
+
+class InvalidSchedule(ValueError):
+    """A cron expression or time zone that cannot be used."""
+
+
+@dataclass(frozen=True)
+class CronSpec:
+    minutes: tuple[int, ...]
+    hours: tuple[int, ...]
+    days: tuple[int, ...]
+    months: tuple[int, ...]
+    weekdays: frozenset[int]  # 0 = Sunday
+    days_restricted: bool
+    weekdays_restricted: bool
+
+    def day_matches(self, day: datetime) -> bool:
+        weekday = (day.weekday() + 1) % 7
+        in_days = day.day in self.days
+        in_weekdays = weekday in self.weekdays
+        if self.days_restricted and self.weekdays_restricted:
+            return in_days or in_weekdays
+        return in_days and in_weekdays
+
+
+# --- time zones -------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def get_zone(name: str) -> ZoneInfo:
+    if name not in _zone_names():
+        raise InvalidSchedule(f"unknown time zone {name!r}")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise InvalidSchedule(f"unknown time zone {name!r}") from exc
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones()) | {"UTC"}
+
+
+# --- parsing ----------------------------------------------------------------------------
+
+
+def resolve_hash(expression: str, seed: str) -> str:
+    """Replace each `H` token with a value that is stable for `seed` (the task id)."""
+    if "H" not in expression:
+        return expression
+    fields = expression.split()
+    if len(fields) != 5:
+        raise InvalidSchedule("a cron expression has five fields")
+    resolved = []
+    for index, field in enumerate(fields):
+        items = [_resolve_hash_item(item, index, seed) for item in field.split(",")]
+        resolved.append(",".join(items))
+    return " ".join(resolved)
+
+
+def _resolve_hash_item(item: str, index: int, seed: str) -> str:
+    if "H" not in item:
+        return item
+    match = HASH_TOKEN.match(item)
+    if not match:
+        raise InvalidSchedule(f"cannot read {item!r}: use H, H(a-b), H/n or H(a-b)/n")
+    low, high = HASH_RANGES[index]
+    if match.group(1) is not None:
+        low, high = int(match.group(1)), int(match.group(2))
+        field_low, field_high = FIELD_RANGES[index]
+        if not field_low <= low <= high <= field_high:
+            raise InvalidSchedule(f"range in {item!r} is outside {field_low}-{field_high}")
+    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    value = int.from_bytes(digest[:8], "big")
+    step = match.group(3)
+    if step is None:
+        return str(low + value % (high - low + 1))
+    step_value = int(step)
+    if step_value < 1:
+        raise InvalidSchedule(f"step in {item!r} must be at least 1")
+    start = low + value % min(step_value, high - low + 1)
+    return f"{start}-{high}/{step_value}"
+
+
+@lru_cache(maxsize=8192)
+def parse_cron(expression: str) -> CronSpec:
+    """Parse a resolved (H-free) five-field expression, or raise InvalidSchedule."""
+    text = expression.strip()
+    if not text:
+        raise InvalidSchedule("the cron expression is empty")
+    if text.startswith("@"):
+        if text.lower() not in MACROS:
+            raise InvalidSchedule(f"unknown macro {text!r}")
+    elif len(text.split()) != 5:
+        raise InvalidSchedule("a cron expression has five fields: minute hour day month weekday")
+    if any(mark in text.upper() for mark in ("L", "W", "#", "?")) and not text.startswith("@"):
+        raise InvalidSchedule("L, W, # and ? are not supported")
+    try:
+        expanded, nth_weekdays = croniter.expand(text)
+    except (CroniterError, ValueError, KeyError, IndexError) as exc:
+        raise InvalidSchedule(f"invalid cron expression: {exc}") from exc
+    if nth_weekdays:
+        raise InvalidSchedule("# (nth weekday) is not supported")
+    spec = _spec_from_fields(expanded)
+    if next_wall_time(spec, datetime(2000, 1, 1)) is None:
+        raise InvalidSchedule("the cron expression never matches a date")
+    return spec
+
+
+def _spec_from_fields(expanded: list[list]) -> CronSpec:
+    values = []
+    for (low, high), field in zip(FIELD_RANGES, expanded, strict=True):
+        if field == ["*"]:
+            values.append(tuple(range(low, high + 1)))
+        else:
+            values.append(tuple(sorted({7 if v == 7 else int(v) for v in field})))
+    weekdays = frozenset(0 if day == 7 else day for day in values[4])
+    return CronSpec(
+        minutes=values[0],
+        hours=values[1],
+        days=values[2],
+        months=values[3],
+        weekdays=weekdays,
+        days_restricted=expanded[2] != ["*"],
+        weekdays_restricted=expanded[4] != ["*"],
+    )
+
+
+def validate(expression: str, timezone: str, seed: str = "validation") -> str:
+    """Check an expression and a time zone; return the expression as stored (trimmed)."""
+    text = " ".join(expression.split())
+    get_zone(timezone)
+    parse_cron(resolve_hash(text, seed))
+    return text
+
+
+# --- searching --------------------------------------------------------------------------
+
+
+def _first_at_least(values: tuple[int, ...], value: int) -> int | None:
+    index = bisect.bisect_left(values, value)
+    return values[index] if index < len(values) else None
+
+
+def next_wall_time(spec: CronSpec, after: datetime) -> datetime | None:
+    """The first matching wall-clock minute strictly after `after` (naive local time)."""
+    moment = after.replace(second=0, microsecond=0) + ONE_MINUTE
+    limit_year = after.year + SEARCH_YEARS
+    while moment.year <= limit_year:
+        if moment.month not in spec.months:
+            month = _first_at_least(spec.months, moment.month)
+            moment = (
+                datetime(moment.year, month, 1)
+                if month
+                else datetime(moment.year + 1, spec.months[0], 1)
+            )
+            continue
+        if not spec.day_matches(moment):
+            moment = datetime(moment.year, moment.month, moment.day) + timedelta(days=1)
+            continue
+        if moment.hour not in spec.hours:
+            hour = _first_at_least(spec.hours, moment.hour)
+            if hour is None:
+                moment = datetime(moment.year, moment.month, moment.day) + timedelta(days=1)
+            else:
+                moment = moment.replace(hour=hour, minute=0)
+            continue
+        minute = _first_at_least(spec.minutes, moment.minute)
+        if minute is None:
+            moment = moment.replace(minute=0) + timedelta(hours=1)
+            continue
+        return moment.replace(minute=minute)
+    return None
+
+
+def wall_to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
+    """The UTC instant of a wall-clock time, by the daylight-saving rules of this module."""
+    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    if first.astimezone(zone).replace(tzinfo=None) == wall:
+        return first
+    return _gap_end(wall, zone)
+
+
+def _gap_end(wall: datetime, zone: ZoneInfo) -> datetime:
+    """The instant a spring-forward gap containing `wall` ends (found by bisection)."""
+    before = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
+    after = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    low, high = min(before, after), max(before, after)
+    low_offset = low.astimezone(zone).utcoffset()
+    while high - low > timedelta(seconds=1):
+        middle = low + (high - low) / 2
+        if middle.astimezone(zone).utcoffset() == low_offset:
+            low = middle
+        else:
+            high = middle
+    return high.replace(microsecond=0)
+
+
+@lru_cache(maxsize=65536)
+def next_run_after(expression: str, timezone: str, after: datetime) -> datetime | None:
+    """The first run of a resolved expression strictly after the UTC instant `after`."""
+    spec = parse_cron(expression)
+    if timezone == "UTC":
+        wall = next_wall_time(spec, after.replace(tzinfo=None))
+        return wall.replace(tzinfo=UTC) if wall else None
+    zone = get_zone(timezone)
+    wall = next_wall_time(spec, after.astimezone(zone).replace(tzinfo=None))
+    while wall is not None:
+        instant = wall_to_utc(wall, zone)
+        if instant > after:
+            return instant
+        wall = next_wall_time(spec, wall)
+    return None
+
+
+def next_cron_run(cron: str, timezone: str, seed: str, after: datetime) -> datetime | None:
+    """The next run of a task's cron (which may hold `H`) strictly after `after`."""
+    return next_run_after(_resolved(cron, seed), timezone, after)
+
+
+@lru_cache(maxsize=65536)
+def _resolved(cron: str, seed: str) -> str:
+    return resolve_hash(cron, seed)

@@ -1,0 +1,66 @@
+"""Request and response shapes of the task API (types only; the rules live in services)."""
+
+from rest_framework import serializers
+
+from tasks.models import HttpMethod, MisfirePolicy, Task
+
+
+class StrictSerializer(serializers.Serializer):
+    """Unknown fields are an error, so a typo or a read-only field is never silently lost."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["expected a JSON object"]})
+        unknown = sorted(set(data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["unknown or read-only field"] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class TaskInput(StrictSerializer):
+    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    cron = serializers.CharField(max_length=200, required=False, allow_null=True)
+    timezone = serializers.CharField(max_length=64, required=False)
+    run_at = serializers.DateTimeField(required=False, allow_null=True, default_timezone=None)
+    url = serializers.CharField(max_length=2048)
+    method = serializers.ChoiceField(choices=HttpMethod.choices, required=False)
+    headers = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
+    body = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    secret_ref = serializers.CharField(max_length=100, required=False, allow_null=True)
+    priority = serializers.IntegerField(required=False)
+    timeout_seconds = serializers.IntegerField(required=False)
+    max_attempts = serializers.IntegerField(required=False)
+    backoff_base_seconds = serializers.IntegerField(required=False)
+    misfire_policy = serializers.ChoiceField(choices=MisfirePolicy.choices, required=False)
+
+
+class TaskPatchInput(TaskInput):
+    url = serializers.CharField(max_length=2048, required=False)
+    timezone = serializers.CharField(max_length=64, required=False)
+
+
+class TaskOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Task
+        fields = [
+            "id",
+            "name",
+            "cron",
+            "timezone",
+            "run_at",
+            "url",
+            "method",
+            "headers",
+            "body",
+            "secret_ref",
+            "priority",
+            "timeout_seconds",
+            "max_attempts",
+            "backoff_base_seconds",
+            "misfire_policy",
+            "status",
+            "next_run_at",
+            "version",
+            "created_at",
+            "updated_at",
+        ]

@@ -1,0 +1,256 @@
+"""Task use cases: create, edit, pause, resume, delete (views and admin call these)."""
+
+from __future__ import annotations
+
+import uuid
+import zlib
+from datetime import UTC, datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scheduler_site.errors import (
+    Conflict,
+    NotFound,
+    PreconditionFailed,
+    Unprocessable,
+    ValidationFailed,
+)
+from scheduler_site.ids import new_id
+from scheduler_site.preconditions import ANY_VERSION
+from tasks import rules, schedule
+from tasks.models import BUCKET_COUNT, Task, TaskStatus, Tenant
+
+SCHEDULE_FIELDS = ("cron", "timezone", "run_at")
+EDITABLE_FIELDS = (
+    "name",
+    "cron",
+    "timezone",
+    "run_at",
+    "url",
+    "method",
+    "headers",
+    "body",
+    "secret_ref",
+    "priority",
+    "timeout_seconds",
+    "max_attempts",
+    "backoff_base_seconds",
+    "misfire_policy",
+)
+
+
+
+def bucket_for(task_id: uuid.UUID) -> int:
+    return zlib.crc32(task_id.bytes) % BUCKET_COUNT
+
+
+def first_run_at(task: Task, now: datetime) -> datetime | None:
+    """The run a task waits for next, seen from `now` (a past run_at is due at once)."""
+    if task.cron:
+        return schedule.next_cron_run(task.cron, task.timezone, str(task.id), now)
+    return task.run_at
+
+
+def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
+    cron, run_at = values.get("cron"), values.get("run_at")
+    if bool(cron) == (run_at is not None):
+        message = "give exactly one of cron and run_at"
+        raise ValidationFailed(message, fields={"cron": message, "run_at": message})
+    if cron:
+        try:
+            values["cron"] = schedule.validate(cron, values.get("timezone") or "UTC", str(task_id))
+        except schedule.InvalidSchedule as exc:
+            field = "timezone" if "time zone" in str(exc) else "cron"
+            raise ValidationFailed(f"{field}: {exc}", fields={field: str(exc)}) from exc
+    else:
+        if run_at.tzinfo is None:
+            message = "must include a UTC offset, for example 2030-01-01T09:00:00Z"
+            raise ValidationFailed(f"run_at {message}", fields={"run_at": message})
+        values["run_at"] = run_at.astimezone(UTC)
+        values["cron"] = None
+
+
+def _check_target(values: dict) -> None:
+    rules.check_limits(values)
+    rules.check_url(values["url"])
+    rules.check_headers(values.get("headers") or {})
+    rules.check_body(values.get("body") or "")
+    rules.check_secret_ref(values.get("secret_ref"))
+
+
+# --- create ------------------------------------------------------------------------------
+
+
+def task_create(
+    *,
+    tenant: Tenant,
+    data: dict,
+    idempotency_key: str | None = None,
+    request_hash: str = "",
+) -> tuple[Task, bool]:
+    """Create a task; with an idempotency key, a repeat returns the original.
+
+    Returns the task and whether it was created by this call.
+    """
+    if idempotency_key:
+        existing = Task.objects.filter(tenant=tenant, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return _replay(existing, request_hash), False
+    task_id = new_id()
+    values = dict(data)
+    values.setdefault("timezone", "UTC")
+    _check_schedule(values, task_id)
+    _check_target(values)
+    task = Task(
+        id=task_id,
+        tenant=tenant,
+        bucket=bucket_for(task_id),
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
+        **values,
+    )
+    task.next_run_at = first_run_at(task, timezone.now())
+    try:
+        with transaction.atomic():
+            task.save(force_insert=True)
+    except IntegrityError:
+        if not idempotency_key:
+            raise
+        # Lost the race on UNIQUE (tenant_id, idempotency_key): answer with the winner.
+        winner = Task.objects.get(tenant=tenant, idempotency_key=idempotency_key)
+        return _replay(winner, request_hash), False
+    return task, True
+
+
+def _replay(task: Task, request_hash: str) -> Task:
+    if task.request_hash != request_hash:
+        raise Unprocessable(
+            "this Idempotency-Key was already used with a different request body",
+            code="idempotency_key_reused",
+        )
+    if task.status == TaskStatus.DELETED:
+        raise Unprocessable(
+            "this Idempotency-Key belongs to a task that has since been deleted",
+            code="idempotency_key_reused",
+        )
+    return task
+
+
+# --- reads ------------------------------------------------------------------------------
+
+
+def task_get(*, tenant: Tenant, task_id: uuid.UUID) -> Task:
+    task = (
+        Task.objects.filter(tenant=tenant, id=task_id).exclude(status=TaskStatus.DELETED).first()
+    )
+    if task is None:
+        raise NotFound("task not found")
+    return task
+
+
+def task_list(
+    *, tenant: Tenant, after_id: uuid.UUID | None, limit: int, status: str | None = None
+) -> list[Task]:
+    """The tenant's tasks, newest first, starting after the cursor id."""
+    query = Task.objects.filter(tenant=tenant).exclude(status=TaskStatus.DELETED)
+    if status:
+        query = query.filter(status=status)
+    if after_id is not None:
+        query = query.filter(id__lt=after_id)
+    return list(query.order_by("-id")[:limit])
+
+
+# --- edits (all under If-Match) -------------------------------------------------------------
+
+
+def _locked_for_edit(tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
+    task = (
+        Task.objects.select_for_update()
+        .filter(tenant=tenant, id=task_id)
+        .exclude(status=TaskStatus.DELETED)
+        .first()
+    )
+    if task is None:
+        raise NotFound("task not found")
+    if expected_version is not ANY_VERSION and task.version != expected_version:
+        raise PreconditionFailed(
+            f"the task has changed: its version is {task.version}, not {expected_version}"
+        )
+    return task
+
+
+def _save_edit(task: Task, fields: list[str]) -> Task:
+    task.version += 1
+    task.save(update_fields=[*fields, "version", "updated_at"])
+    return task
+
+
+@transaction.atomic
+def task_update(
+    *, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None, changes: dict
+) -> Task:
+    task = _locked_for_edit(tenant, task_id, expected_version)
+    values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
+    values.update(changes)
+    if "run_at" in changes and changes["run_at"] is not None and "cron" not in changes:
+        values["cron"] = None
+    if changes.get("cron") and "run_at" not in changes:
+        values["run_at"] = None
+    _check_schedule(values, task.id)
+    _check_target(values)
+    for field, value in values.items():
+        setattr(task, field, value)
+    fields = list(EDITABLE_FIELDS)
+    if any(field in changes for field in SCHEDULE_FIELDS):
+        _reschedule(task)
+        fields += ["next_run_at", "status"]
+    return _save_edit(task, fields)
+
+
+def _reschedule(task: Task) -> None:
+    """After a schedule edit the task waits for its next run from now."""
+    next_run = first_run_at(task, timezone.now())
+    task.next_run_at = next_run
+    if task.status == TaskStatus.COMPLETED and next_run is not None:
+        task.status = TaskStatus.ACTIVE
+    elif task.status == TaskStatus.ACTIVE and next_run is None:
+        task.status = TaskStatus.COMPLETED
+
+
+@transaction.atomic
+def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
+    task = _locked_for_edit(tenant, task_id, expected_version)
+    if task.status == TaskStatus.PAUSED:
+        return task
+    if task.status != TaskStatus.ACTIVE:
+        raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
+    task.status = TaskStatus.PAUSED
+    return _save_edit(task, ["status"])
+
+
+@transaction.atomic
+def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
+    task = _locked_for_edit(tenant, task_id, expected_version)
+    if task.status == TaskStatus.ACTIVE:
+        return task
+    if task.status != TaskStatus.PAUSED:
+        raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
+    task.status = TaskStatus.ACTIVE
+    task.next_run_at = first_run_at(task, timezone.now())
+    if task.next_run_at is None:
+        task.status = TaskStatus.COMPLETED
+    return _save_edit(task, ["status", "next_run_at"])
+
+
+@transaction.atomic
+def task_delete(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> None:
+    """Soft delete: the task leaves the tenant's view, never runs again, and its pending
+    jobs are cancelled."""
+    from jobs.services import jobs_cancel_pending_for_task
+
+    task = _locked_for_edit(tenant, task_id, expected_version)
+    task.status = TaskStatus.DELETED
+    task.next_run_at = None
+    _save_edit(task, ["status", "next_run_at"])
+    jobs_cancel_pending_for_task(task_id=task.id)

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from tasks import views
+
+urlpatterns = [
+    path("tasks", views.TaskCollectionView.as_view(), name="task-collection"),
+    path("tasks/<str:task_id>", views.TaskItemView.as_view(), name="task-item"),
+    path("tasks/<str:task_id>/pause", views.TaskPauseView.as_view(), name="task-pause"),
+    path("tasks/<str:task_id>/resume", views.TaskResumeView.as_view(), name="task-resume"),
+]

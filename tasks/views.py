@@ -1,0 +1,129 @@
+"""The task API: one view per route, each with its own input and output serializers."""
+
+import hashlib
+import json
+
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scheduler_site.errors import ValidationFailed
+from scheduler_site.ids_in_urls import parse_id
+from scheduler_site.pagination import decode_cursor, page_limit, page_response
+from scheduler_site.preconditions import expected_version, with_etag
+from tasks import services
+from tasks.models import TaskStatus
+from tasks.serializers import TaskInput, TaskOutput, TaskPatchInput
+
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def _task_response(task, status_code: int = status.HTTP_200_OK) -> Response:
+    return with_etag(Response(TaskOutput(task).data, status=status_code), task.version)
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
+        raise ValidationFailed(
+            "Idempotency-Key is not valid",
+            fields={"Idempotency-Key": f"1 to {MAX_IDEMPOTENCY_KEY} printable characters"},
+        )
+    return key
+
+
+def _request_hash(data: object) -> str:
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class TaskCollectionView(APIView):
+    def post(self, request: Request) -> Response:
+        key = _idempotency_key(request)
+        payload = TaskInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        task, created = services.task_create(
+            tenant=request.user,
+            data=payload.validated_data,
+            idempotency_key=key,
+            request_hash=_request_hash(request.data) if key else "",
+        )
+        response = _task_response(task, status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(f"/v1/tasks/{task.id}")
+        if not created:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+    def get(self, request: Request) -> Response:
+        position = decode_cursor(request) or {}
+        limit = page_limit(request)
+        status_filter = request.query_params.get("status")
+        if status_filter and status_filter not in TaskStatus.values:
+            raise ValidationFailed("status is not valid", fields={"status": "unknown status"})
+        after = parse_cursor_id(position.get("after"))
+        tasks = services.task_list(
+            tenant=request.user, after_id=after, limit=limit + 1, status=status_filter
+        )
+        next_position = {"after": str(tasks[limit - 1].id)} if len(tasks) > limit else None
+        return page_response(request, TaskOutput(tasks[:limit], many=True).data, next_position)
+
+
+def parse_cursor_id(raw: object):
+    if raw is None:
+        return None
+    try:
+        return parse_id(str(raw), "cursor")
+    except Exception as exc:
+        raise ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"}) from exc
+
+
+class TaskItemView(APIView):
+    def get(self, request: Request, task_id: str) -> Response:
+        task = services.task_get(tenant=request.user, task_id=parse_id(task_id, "task"))
+        return _task_response(task)
+
+    def patch(self, request: Request, task_id: str) -> Response:
+        parsed_id = parse_id(task_id, "task")
+        services.task_get(tenant=request.user, task_id=parsed_id)
+        version = expected_version(request)
+        payload = TaskPatchInput(data=request.data, partial=True)
+        payload.is_valid(raise_exception=True)
+        task = services.task_update(
+            tenant=request.user,
+            task_id=parsed_id,
+            expected_version=version,
+            changes=payload.validated_data,
+        )
+        return _task_response(task)
+
+    def delete(self, request: Request, task_id: str) -> Response:
+        parsed_id = parse_id(task_id, "task")
+        services.task_get(tenant=request.user, task_id=parsed_id)
+        services.task_delete(
+            tenant=request.user, task_id=parsed_id, expected_version=expected_version(request)
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TaskPauseView(APIView):
+    def post(self, request: Request, task_id: str) -> Response:
+        parsed_id = parse_id(task_id, "task")
+        services.task_get(tenant=request.user, task_id=parsed_id)
+        task = services.task_pause(
+            tenant=request.user, task_id=parsed_id, expected_version=expected_version(request)
+        )
+        return _task_response(task)
+
+
+class TaskResumeView(APIView):
+    def post(self, request: Request, task_id: str) -> Response:
+        parsed_id = parse_id(task_id, "task")
+        services.task_get(tenant=request.user, task_id=parsed_id)
+        task = services.task_resume(
+            tenant=request.user, task_id=parsed_id, expected_version=expected_version(request)
+        )
+        return _task_response(task)
