@@ -96,9 +96,7 @@ _COMPAT_V6 = IPv6Network("::/96")
 _NAT64_V6 = IPv6Network("64:ff9b::/96")
 
 _REFUSED_V4 = tuple(n for n in REFUSED_NETWORKS if n.version == 4)
-_REFUSED_V6 = tuple(
-    n for n in REFUSED_NETWORKS if n.version == 6 and n not in _DELEGATED_V6
-)
+_REFUSED_V6 = tuple(n for n in REFUSED_NETWORKS if n.version == 6 and n not in _DELEGATED_V6)
 
 
 def _low32(addr: IPv6Address) -> IPv4Address:
@@ -260,9 +258,7 @@ class EgressPolicy:
             try:
                 networks.append(ip_network(entry))
             except ValueError as exc:
-                raise ValueError(
-                    f"invalid EGRESS_ALLOW entry {entry!r}: {exc}"
-                ) from exc
+                raise ValueError(f"invalid EGRESS_ALLOW entry {entry!r}: {exc}") from exc
         return cls(networks)
 
     def __repr__(self) -> str:
@@ -291,9 +287,7 @@ class EgressPolicy:
         if not self.address_allowed(ip, port):
             raise DestinationNotAllowed(f"address {ip!s} port {port!r} refused")
 
-    def check_url_host(
-        self, host: str, port: int, resolve: Resolver = socket.getaddrinfo
-    ) -> None:
+    def check_url_host(self, host: str, port: int, resolve: Resolver = socket.getaddrinfo) -> None:
         """Validate a URL host (literal or name) at task creation time."""
         literal = parse_literal_host(host)
         if literal is not None:

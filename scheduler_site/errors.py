@@ -60,7 +60,9 @@ class ServiceUnavailable(ApplicationError):
     code = "unavailable"
 
 
-def error_response(status_code: int, code: str, message: str, fields: dict | None = None) -> Response:
+def error_response(
+    status_code: int, code: str, message: str, fields: dict | None = None
+) -> Response:
     body = {"error": {"code": code, "message": message}}
     if fields:
         body["error"]["fields"] = fields
@@ -92,7 +94,9 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if response is None:
         logger.exception("unhandled error in %s", context.get("view"))
         return error_response(500, "internal", "internal error")
-    detail = response.data.get("detail", "error") if isinstance(response.data, dict) else response.data
+    detail = (
+        response.data.get("detail", "error") if isinstance(response.data, dict) else response.data
+    )
     code = getattr(detail, "code", None) or getattr(exc, "default_code", "error")
     shaped = error_response(response.status_code, code, str(detail))
     for header in ("WWW-Authenticate", "Retry-After", "Allow"):

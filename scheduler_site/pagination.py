@@ -25,7 +25,9 @@ def decode_cursor(request: Request) -> dict | None:
         padded = raw + "=" * (-len(raw) % 4)
         position = json.loads(base64.urlsafe_b64decode(padded.encode()))
     except (ValueError, TypeError) as exc:
-        raise ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"}) from exc
+        raise ValidationFailed(
+            "cursor is not valid", fields={"cursor": "not a valid cursor"}
+        ) from exc
     if not isinstance(position, dict):
         raise ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"})
     return position

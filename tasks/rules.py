@@ -70,7 +70,9 @@ def check_url(url: str) -> str:
     try:
         default_policy().check_url_host(parts.hostname, effective_port)
     except DestinationNotAllowed as exc:
-        raise _bad("url", "is not an allowed destination (public hosts on ports 80/443 only)") from exc
+        raise _bad(
+            "url", "is not an allowed destination (public hosts on ports 80/443 only)"
+        ) from exc
     return url
 
 

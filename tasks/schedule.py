@@ -31,6 +31,8 @@ HASH_RANGES = ((0, 59), (0, 23), (1, 28), (1, 12), (0, 6))
 MACROS = {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
 SEARCH_YEARS = 9  # long enough for 29 February across a skipped leap year
 ONE_MINUTE = timedelta(minutes=1)
+HASH_START = re.compile(r"^H(?:[(/]|$)")
+NAMES = re.compile(r"[A-Za-z]{3}")
 HASH_TOKEN = re.compile(r"^H(?:\((\d+)-(\d+)\))?(?:/(\d+))?$")
 
 
@@ -80,7 +82,7 @@ def _zone_names() -> frozenset[str]:
 
 def resolve_hash(expression: str, seed: str) -> str:
     """Replace each `H` token with a value that is stable for `seed` (the task id)."""
-    if "H" not in expression:
+    if "H" not in expression or expression.startswith("@"):
         return expression
     fields = expression.split()
     if len(fields) != 5:
@@ -93,7 +95,7 @@ def resolve_hash(expression: str, seed: str) -> str:
 
 
 def _resolve_hash_item(item: str, index: int, seed: str) -> str:
-    if "H" not in item:
+    if not HASH_START.match(item):
         return item
     match = HASH_TOKEN.match(item)
     if not match:
@@ -123,11 +125,12 @@ def parse_cron(expression: str) -> CronSpec:
     if not text:
         raise InvalidSchedule("the cron expression is empty")
     if text.startswith("@"):
-        if text.lower() not in MACROS:
+        text = text.lower()
+        if text not in MACROS:
             raise InvalidSchedule(f"unknown macro {text!r}")
     elif len(text.split()) != 5:
         raise InvalidSchedule("a cron expression has five fields: minute hour day month weekday")
-    if any(mark in text.upper() for mark in ("L", "W", "#", "?")) and not text.startswith("@"):
+    if not text.startswith("@") and any(mark in NAMES.sub("", text) for mark in "LlWw#?"):
         raise InvalidSchedule("L, W, # and ? are not supported")
     try:
         expanded, nth_weekdays = croniter.expand(text)

@@ -13,15 +13,31 @@ class StrictSerializer(serializers.Serializer):
             raise serializers.ValidationError({"non_field_errors": ["expected a JSON object"]})
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError({name: ["unknown or read-only field"] for name in unknown})
+            raise serializers.ValidationError(
+                {name: ["unknown or read-only field"] for name in unknown}
+            )
         return super().to_internal_value(data)
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An instant must say its offset: a naive time would be read in some unknown zone."""
+
+    def enforce_timezone(self, value):
+        if value.tzinfo is None:
+            self.fail("naive")
+        return super().enforce_timezone(value)
+
+    default_error_messages = {
+        **serializers.DateTimeField.default_error_messages,
+        "naive": "must include a UTC offset, for example 2030-01-01T09:00:00Z",
+    }
 
 
 class TaskInput(StrictSerializer):
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
     cron = serializers.CharField(max_length=200, required=False, allow_null=True)
     timezone = serializers.CharField(max_length=64, required=False)
-    run_at = serializers.DateTimeField(required=False, allow_null=True, default_timezone=None)
+    run_at = AwareDateTimeField(required=False, allow_null=True)
     url = serializers.CharField(max_length=2048)
     method = serializers.ChoiceField(choices=HttpMethod.choices, required=False)
     headers = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)

@@ -40,7 +40,6 @@ EDITABLE_FIELDS = (
 )
 
 
-
 def bucket_for(task_id: uuid.UUID) -> int:
     return zlib.crc32(task_id.bytes) % BUCKET_COUNT
 
@@ -141,9 +140,7 @@ def _replay(task: Task, request_hash: str) -> Task:
 
 
 def task_get(*, tenant: Tenant, task_id: uuid.UUID) -> Task:
-    task = (
-        Task.objects.filter(tenant=tenant, id=task_id).exclude(status=TaskStatus.DELETED).first()
-    )
+    task = Task.objects.filter(tenant=tenant, id=task_id).exclude(status=TaskStatus.DELETED).first()
     if task is None:
         raise NotFound("task not found")
     return task

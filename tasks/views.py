@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import uuid
 
 from rest_framework import status
 from rest_framework.request import Request
@@ -72,13 +73,15 @@ class TaskCollectionView(APIView):
         return page_response(request, TaskOutput(tasks[:limit], many=True).data, next_position)
 
 
-def parse_cursor_id(raw: object):
+def parse_cursor_id(raw: object) -> uuid.UUID | None:
     if raw is None:
         return None
     try:
-        return parse_id(str(raw), "cursor")
-    except Exception as exc:
-        raise ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"}) from exc
+        return uuid.UUID(str(raw))
+    except ValueError as exc:
+        raise ValidationFailed(
+            "cursor is not valid", fields={"cursor": "not a valid cursor"}
+        ) from exc
 
 
 class TaskItemView(APIView):

@@ -27,8 +27,11 @@ def pytest_sessionstart(session):
 
     try:
         MySQLdb.connect(
-            host=db["HOST"], port=int(db["PORT"] or 3306), user=db["USER"],
-            passwd=db["PASSWORD"], connect_timeout=3,
+            host=db["HOST"],
+            port=int(db["PORT"] or 3306),
+            user=db["USER"],
+            passwd=db["PASSWORD"],
+            connect_timeout=3,
         ).close()
     except MySQLdb.Error as exc:
         pytest.exit(

@@ -35,9 +35,7 @@ def fake_resolver(answers: dict[str, list[str]]):
         result = []
         for text in answers[host]:
             if ":" in text:
-                result.append(
-                    (socket.AF_INET6, socket.SOCK_STREAM, 6, "", (text, port, 0, 0))
-                )
+                result.append((socket.AF_INET6, socket.SOCK_STREAM, 6, "", (text, port, 0, 0)))
             else:
                 result.append((socket.AF_INET, socket.SOCK_STREAM, 6, "", (text, port)))
         return result
@@ -207,9 +205,7 @@ def test_unparsable_address_is_refused():
     assert EgressPolicy().address_allowed("not-an-ip", 443) is False
 
 
-@pytest.mark.parametrize(
-    "sample", ["fe80::1%eth0", "fe80::1%2", "2606:4700:4700::1111%eth0"]
-)
+@pytest.mark.parametrize("sample", ["fe80::1%eth0", "fe80::1%2", "2606:4700:4700::1111%eth0"])
 def test_scoped_ipv6_is_refused(sample):
     assert is_public_address(sample) is False
     assert EgressPolicy().address_allowed(sample, 443) is False
@@ -374,9 +370,7 @@ def test_malformed_host_refused_without_resolving(host):
 
 
 def test_name_resolving_to_public_addresses_is_allowed():
-    resolve = fake_resolver(
-        {"hooks.example.com": ["93.184.216.34", "2606:4700:4700::1111"]}
-    )
+    resolve = fake_resolver({"hooks.example.com": ["93.184.216.34", "2606:4700:4700::1111"]})
     EgressPolicy().check_url_host("hooks.example.com", 443, resolve=resolve)
     assert resolve.calls == ["hooks.example.com"]
 
@@ -454,9 +448,7 @@ def test_exception_survives_pickling_with_reason():
 @pytest.fixture
 def fake_settings(monkeypatch):
     settings = types.SimpleNamespace(EGRESS_ALLOW="")
-    monkeypatch.setitem(
-        sys.modules, "django.conf", types.SimpleNamespace(settings=settings)
-    )
+    monkeypatch.setitem(sys.modules, "django.conf", types.SimpleNamespace(settings=settings))
     reset_default_policy()
     yield settings
     reset_default_policy()
