@@ -21,8 +21,12 @@ $(STAMP): requirements.txt
 mariadb:
 	@scripts/ensure_mariadb.sh
 
+# The whole suite on MariaDB, then the embedded mode's suites again on SQLite.
+SQLITE_SUITES := tests/api tests/scheduler
+
 test: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -q -p no:cacheprovider tests
+	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -q -p no:cacheprovider $(SQLITE_SUITES)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -16,6 +16,8 @@ def database_settings(url: str, base_dir: Path) -> dict:
         }
         config["TEST"] = {"CHARSET": "utf8mb4", "COLLATION": "utf8mb4_unicode_ci"}
     elif config["ENGINE"] == "django.db.backends.sqlite3":
+        # A file, not memory, so the processes a test starts can open the test database.
+        config["TEST"] = {"NAME": str(base_dir / "test-db.sqlite3")}
         config["OPTIONS"] = {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,

@@ -108,3 +108,8 @@ LOGGING = {
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# Scheduler: a run more than this late counts as missed for the `skip` misfire policy.
+SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)
+SCHEDULER_PARTITIONS = env_int("SCHEDULER_PARTITIONS", 16)
+SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10)

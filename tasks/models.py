@@ -85,11 +85,11 @@ class Task(models.Model):
     class Meta:
         db_table = "tasks"
         indexes = [
-            # The tick: one tight range per priority level, inside the owned buckets.
+            # The tick reads one tight range per priority level; the bucket is filtered
+            # inside the index so rows of another scheduler's buckets are never fetched.
             models.Index(
-                fields=["status", "bucket", "priority", "next_run_at"], name="tasks_tick_idx"
+                fields=["status", "priority", "next_run_at", "bucket"], name="tasks_tick_idx"
             ),
-            models.Index(fields=["status", "next_run_at"], name="tasks_due_idx"),
             models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
         ]
         constraints = [
@@ -104,3 +104,24 @@ class Task(models.Model):
     @property
     def is_one_off(self) -> bool:
         return not self.cron
+
+
+class SchedulerNode(models.Model):
+    """A running scheduler, known by its heartbeat; the live ones share the partitions."""
+
+    node_id = models.CharField(max_length=100, primary_key=True)
+    heartbeat_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "scheduler_nodes"
+
+
+class SchedulerLease(models.Model):
+    """Ownership of one partition (a contiguous range of buckets) by one scheduler."""
+
+    partition = models.PositiveSmallIntegerField(primary_key=True)
+    owner = models.CharField(max_length=100, null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "scheduler_leases"

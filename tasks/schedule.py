@@ -16,6 +16,7 @@ Daylight-saving rules (a wall-clock time fires once, never skipped):
 from __future__ import annotations
 
 import bisect
+import calendar
 import hashlib
 import re
 from dataclasses import dataclass
@@ -40,8 +41,9 @@ class InvalidSchedule(ValueError):
     """A cron expression or time zone that cannot be used."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CronSpec:
+    key: str  # the expression it was parsed from
     minutes: tuple[int, ...]
     hours: tuple[int, ...]
     days: tuple[int, ...]
@@ -138,13 +140,13 @@ def parse_cron(expression: str) -> CronSpec:
         raise InvalidSchedule(f"invalid cron expression: {exc}") from exc
     if nth_weekdays:
         raise InvalidSchedule("# (nth weekday) is not supported")
-    spec = _spec_from_fields(expanded)
+    spec = _spec_from_fields(text, expanded)
     if next_wall_time(spec, datetime(2000, 1, 1)) is None:
         raise InvalidSchedule("the cron expression never matches a date")
     return spec
 
 
-def _spec_from_fields(expanded: list[list]) -> CronSpec:
+def _spec_from_fields(key: str, expanded: list[list]) -> CronSpec:
     values = []
     for (low, high), field in zip(FIELD_RANGES, expanded, strict=True):
         if field == ["*"]:
@@ -153,6 +155,7 @@ def _spec_from_fields(expanded: list[list]) -> CronSpec:
             values.append(tuple(sorted({7 if v == 7 else int(v) for v in field})))
     weekdays = frozenset(0 if day == 7 else day for day in values[4])
     return CronSpec(
+        key=key,
         minutes=values[0],
         hours=values[1],
         days=values[2],
@@ -181,40 +184,76 @@ def _first_at_least(values: tuple[int, ...], value: int) -> int | None:
 
 def next_wall_time(spec: CronSpec, after: datetime) -> datetime | None:
     """The first matching wall-clock minute strictly after `after` (naive local time)."""
-    moment = after.replace(second=0, microsecond=0) + ONE_MINUTE
+    start = after + ONE_MINUTE  # seconds are ignored below
+    year, month, day, hour, minute = start.year, start.month, start.day, start.hour, start.minute
     limit_year = after.year + SEARCH_YEARS
-    while moment.year <= limit_year:
-        if moment.month not in spec.months:
-            month = _first_at_least(spec.months, moment.month)
-            moment = (
-                datetime(moment.year, month, 1)
-                if month
-                else datetime(moment.year + 1, spec.months[0], 1)
-            )
-            continue
-        if not spec.day_matches(moment):
-            moment = datetime(moment.year, moment.month, moment.day) + timedelta(days=1)
-            continue
-        if moment.hour not in spec.hours:
-            hour = _first_at_least(spec.hours, moment.hour)
-            if hour is None:
-                moment = datetime(moment.year, moment.month, moment.day) + timedelta(days=1)
-            else:
-                moment = moment.replace(hour=hour, minute=0)
-            continue
-        minute = _first_at_least(spec.minutes, moment.minute)
-        if minute is None:
-            moment = moment.replace(minute=0) + timedelta(hours=1)
-            continue
-        return moment.replace(minute=minute)
+    while year <= limit_year:
+        if month in spec.months:
+            found = _first_in_month(spec, year, month, day, hour, minute)
+            if found is not None:
+                return found
+        month, day, hour, minute = month + 1, 1, 0, 0
+        if month > 12:
+            year, month = year + 1, 1
     return None
+
+
+def _first_in_month(
+    spec: CronSpec, year: int, month: int, day: int, hour: int, minute: int
+) -> datetime | None:
+    days = _matching_days(spec, year, month)
+    index = bisect.bisect_left(days, day)
+    if index == len(days):
+        return None
+    if days[index] > day:
+        return datetime(year, month, days[index], spec.hours[0], spec.minutes[0])
+    time_of_day = _first_time_at_least(spec, hour, minute)
+    if time_of_day is not None:
+        return datetime(year, month, day, *time_of_day)
+    if index + 1 < len(days):
+        return datetime(year, month, days[index + 1], spec.hours[0], spec.minutes[0])
+    return None
+
+
+def _first_time_at_least(spec: CronSpec, hour: int, minute: int) -> tuple[int, int] | None:
+    hours = spec.hours
+    index = bisect.bisect_left(hours, hour)
+    if index == len(hours):
+        return None
+    if hours[index] == hour:
+        next_minute = _first_at_least(spec.minutes, minute)
+        if next_minute is not None:
+            return hour, next_minute
+        index += 1
+        if index == len(hours):
+            return None
+    return hours[index], spec.minutes[0]
+
+
+_DAYS_CACHE: dict[tuple[str, int, int], tuple[int, ...]] = {}
+_DAYS_CACHE_LIMIT = 100_000
+
+
+def _matching_days(spec: CronSpec, year: int, month: int) -> tuple[int, ...]:
+    """The days of one month that match, computed once per expression and month."""
+    cache_key = (spec.key, year, month)
+    days = _DAYS_CACHE.get(cache_key)
+    if days is None:
+        if len(_DAYS_CACHE) >= _DAYS_CACHE_LIMIT:
+            _DAYS_CACHE.clear()
+        length = calendar.monthrange(year, month)[1]
+        days = tuple(d for d in range(1, length + 1) if spec.day_matches(datetime(year, month, d)))
+        _DAYS_CACHE[cache_key] = days
+    return days
 
 
 def wall_to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
     """The UTC instant of a wall-clock time, by the daylight-saving rules of this module."""
-    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
-    if first.astimezone(zone).replace(tzinfo=None) == wall:
-        return first
+    first = datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=zone)
+    instant = first.astimezone(UTC)
+    back = instant.astimezone(zone)
+    if back.hour == wall.hour and back.minute == wall.minute and back.day == wall.day:
+        return instant
     return _gap_end(wall, zone)
 
 
@@ -238,10 +277,12 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
     """The first run of a resolved expression strictly after the UTC instant `after`."""
     spec = parse_cron(expression)
     if timezone == "UTC":
-        wall = next_wall_time(spec, after.replace(tzinfo=None))
-        return wall.replace(tzinfo=UTC) if wall else None
+        wall = next_wall_time(spec, after)
+        if wall is None:
+            return None
+        return datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=UTC)
     zone = get_zone(timezone)
-    wall = next_wall_time(spec, after.astimezone(zone).replace(tzinfo=None))
+    wall = next_wall_time(spec, after.astimezone(zone))
     while wall is not None:
         instant = wall_to_utc(wall, zone)
         if instant > after:
@@ -252,9 +293,9 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
 
 def next_cron_run(cron: str, timezone: str, seed: str, after: datetime) -> datetime | None:
     """The next run of a task's cron (which may hold `H`) strictly after `after`."""
-    return next_run_after(_resolved(cron, seed), timezone, after)
+    return next_run_after(resolve_hash_cached(cron, seed), timezone, after)
 
 
 @lru_cache(maxsize=65536)
-def _resolved(cron: str, seed: str) -> str:
+def resolve_hash_cached(cron: str, seed: str) -> str:
     return resolve_hash(cron, seed)

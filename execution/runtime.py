@@ -1,0 +1,124 @@
+"""The one loop every long-running process is built on.
+
+A process does one unit of work per turn and says how long to wait before the next one
+(0 when it found work, so a backlog drains without sleeping). The wait can be cut short by
+`stop()` or `wake()`. Signal handlers only record the signal; the loop does the stopping.
+A lost database connection is waited out with backoff; any other error surfaces.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import signal
+import threading
+import time
+
+from django.db import close_old_connections, connection, reset_queries
+from django.db.utils import InterfaceError, OperationalError
+
+TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
+
+
+class Backoff:
+    """Exponential backoff with jitter, reset after a success."""
+
+    def __init__(self, *, base: float = 0.5, cap: float = 30.0) -> None:
+        self.base, self.cap, self.failures = base, cap, 0
+
+    def next_delay(self) -> float:
+        self.failures += 1
+        delay = min(self.cap, self.base * 2 ** (self.failures - 1))
+        return delay * (0.5 + random.random() / 2)
+
+    def reset(self) -> None:
+        self.failures = 0
+
+
+class LoopProcess:
+    """Base of the scheduler, executor, reconciler and archiver processes."""
+
+    name = "process"
+
+    def __init__(self, *, poll_interval: float) -> None:
+        self.poll_interval = poll_interval
+        self.logger = logging.getLogger(f"execution.{self.name}")
+        self._stopping = threading.Event()
+        self._wakeup = threading.Event()
+        self._backoff = Backoff()
+        self.turns = 0
+        self.last_success_at: float | None = None
+
+    # --- to override -------------------------------------------------------------------
+
+    def run_once(self) -> float:
+        """Do one unit of work; return the seconds to wait before the next (0: go on)."""
+        raise NotImplementedError
+
+    def on_start(self) -> None:
+        """Called once before the first turn."""
+
+    def on_stop(self) -> None:
+        """Called once after the last turn, also after an error."""
+
+    # --- the loop -------------------------------------------------------------------------
+
+    def run(self, *, once: bool = False) -> None:
+        self.on_start()
+        try:
+            while not self._stopping.is_set():
+                delay = self._turn()
+                if once:
+                    break
+                self._wait(delay)
+        finally:
+            self.on_stop()
+            connection.close()
+
+    def _turn(self) -> float:
+        close_old_connections()
+        reset_queries()
+        try:
+            delay = self.run_once()
+        except TRANSIENT_DATABASE_ERRORS as exc:
+            delay = self._backoff.next_delay()
+            self.logger.warning("database unavailable (%s); retrying in %.1fs", exc, delay)
+            connection.close()
+            return delay
+        self._backoff.reset()
+        self.turns += 1
+        self.last_success_at = time.time()
+        return delay
+
+    def _wait(self, delay: float) -> None:
+        if delay <= 0:
+            return
+        self._wakeup.wait(delay)
+        self._wakeup.clear()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wakeup.set()
+
+    def wake(self) -> None:
+        self._wakeup.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+    def health(self) -> dict:
+        age = None if self.last_success_at is None else time.time() - self.last_success_at
+        healthy = age is not None and age < max(30.0, 5 * self.poll_interval)
+        return {"process": self.name, "healthy": healthy, "turns": self.turns, "age": age}
+
+
+def install_stop_signals(*processes: LoopProcess) -> None:
+    """SIGTERM and SIGINT ask every process to stop after its current turn."""
+
+    def request_stop(signum, frame) -> None:
+        for process in processes:
+            process.stop()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)

@@ -1,0 +1,50 @@
+"""Converting values for raw SQL on either backend (MySQL/MariaDB or SQLite)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from django.db import connection
+
+
+def is_mysql() -> bool:
+    return connection.vendor == "mysql"
+
+
+def uuid_param(value: uuid.UUID) -> str:
+    """MariaDB's native UUID column takes the dashed form; char(32) columns take hex."""
+    return uuid_formatter()(value)
+
+
+def uuid_formatter() -> Callable[[uuid.UUID], str]:
+    """The conversion of `uuid_param`, looked up once for a loop over many ids."""
+    return str if connection.features.has_native_uuid_field else _hex
+
+
+def _hex(value: uuid.UUID) -> str:
+    return value.hex
+
+
+def datetime_param(value: datetime) -> str:
+    """A UTC instant as the naive text both backends store and compare."""
+    if value.tzinfo is not UTC:
+        value = value.astimezone(UTC)
+    return value.replace(tzinfo=None).isoformat(" ")
+
+
+def datetime_from_db(value: datetime | str | None) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=UTC)
+
+
+def uuid_from_db(value: str | bytes | uuid.UUID) -> uuid.UUID:
+    if isinstance(value, uuid.UUID):
+        return value
+    if isinstance(value, bytes):
+        value = value.decode()
+    return uuid.UUID(value)

@@ -1,0 +1,124 @@
+"""All raw SQL of the tasks app: the scheduler tick's three statements.
+
+Both backends run the same steps; MySQL/MariaDB passes each batch as one JSON parameter
+read by JSON_TABLE, SQLite reads it with json_each. One parameter per batch keeps the
+statement text and the driver's escaping work constant whatever the batch size.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from scheduler_site.sqltools import datetime_from_db, datetime_param, is_mysql
+
+
+@dataclass(slots=True)
+class DueTask:
+    id: str  # as the database spells it, ready to be sent back
+    cron: str | None
+    timezone: str
+    next_run_at: datetime
+    misfire_policy: str
+
+
+# One tight index range per priority level, each stopping at its LIMIT, locked as it is
+# read. SKIP LOCKED: rows another scheduler (or an edit) holds are left for a later tick,
+# never waited on, so schedulers on different buckets do not serialise on each other.
+# In a backlog a part may lock rows the outer LIMIT then drops (at most the batch size per
+# priority level); they stay due and are taken by the next tick.
+DUE_PART = """
+SELECT * FROM (
+    SELECT id, cron, timezone, next_run_at, misfire_policy, priority FROM tasks
+    WHERE status = 'active' AND priority = {priority} AND next_run_at <= %s{buckets}
+    ORDER BY next_run_at LIMIT %s{lock}
+) AS p{priority}"""
+
+INSERT_JOBS_MYSQL = """
+INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
+    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
+    updated_at)
+SELECT r.job_id, t.tenant_id, t.id, r.scheduled_at, t.priority, 'pending', 0,
+    t.max_attempts, r.scheduled_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
+FROM JSON_TABLE(%s, '$[*]' COLUMNS (
+    job_id CHAR(36) PATH '$[0]',
+    task_id CHAR(36) PATH '$[1]',
+    scheduled_at DATETIME(6) PATH '$[2]')) AS r
+STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
+ON DUPLICATE KEY UPDATE jobs.id = jobs.id
+"""
+
+INSERT_JOBS_SQLITE = """
+INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
+    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
+    updated_at)
+SELECT r.value ->> '$[0]', t.tenant_id, t.id, r.value ->> '$[2]', t.priority, 'pending', 0,
+    t.max_attempts, r.value ->> '$[2]', t.timeout_seconds, t.backoff_base_seconds, %s, %s
+FROM json_each(%s) AS r
+JOIN tasks AS t ON t.id = r.value ->> '$[1]'
+WHERE true
+ON CONFLICT (task_id, scheduled_at) DO NOTHING
+"""
+
+ADVANCE_TASKS_MYSQL = """
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
+    task_id CHAR(36) PATH '$[0]',
+    next_run_at DATETIME(6) PATH '$[1]',
+    status VARCHAR(16) PATH '$[2]')) AS r
+STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
+SET t.next_run_at = r.next_run_at, t.status = r.status
+"""
+
+ADVANCE_TASKS_SQLITE = """
+UPDATE tasks
+SET next_run_at = r.value ->> '$[1]', status = r.value ->> '$[2]'
+FROM json_each(%s) AS r
+WHERE tasks.id = r.value ->> '$[0]'
+"""
+
+
+def _bucket_filter(bucket_ranges: list[tuple[int, int]] | None) -> tuple[str, list]:
+    if not bucket_ranges:
+        return "", []
+    clauses = " OR ".join("bucket BETWEEN %s AND %s" for _ in bucket_ranges)
+    params = [bound for pair in bucket_ranges for bound in pair]
+    return f" AND ({clauses})", params
+
+
+def select_due(
+    cursor,
+    *,
+    priorities: range,
+    due_before: datetime,
+    limit: int,
+    bucket_ranges: list[tuple[int, int]] | None,
+) -> list[DueTask]:
+    """Lock up to `limit` due active tasks: most urgent priority first, then oldest
+    next_run_at. One statement whatever the batch size."""
+    buckets, bucket_params = _bucket_filter(bucket_ranges)
+    lock = " FOR UPDATE SKIP LOCKED" if is_mysql() else ""
+    due = datetime_param(due_before)
+    parts, params = [], []
+    for priority in priorities:
+        parts.append(DUE_PART.format(priority=int(priority), buckets=buckets, lock=lock))
+        params += [due, *bucket_params, limit]
+    statement = " UNION ALL ".join(parts) + " ORDER BY priority, next_run_at LIMIT %s"
+    cursor.execute(statement, [*params, limit])
+    return [
+        DueTask(row[0], row[1], row[2], datetime_from_db(row[3]), row[4])
+        for row in cursor.fetchall()
+    ]
+
+
+def insert_jobs(cursor, rows: list[tuple[str, str, str]], now: datetime) -> None:
+    """Insert (job_id, task_id, scheduled_at) rows; an existing run of a task is a no-op."""
+    statement = INSERT_JOBS_MYSQL if is_mysql() else INSERT_JOBS_SQLITE
+    stamp = datetime_param(now)
+    cursor.execute(statement, [stamp, stamp, json.dumps(rows)])
+
+
+def advance_tasks(cursor, rows: list[tuple[str, str | None, str]]) -> None:
+    """Set (task_id, next_run_at, status) on every selected task in one statement."""
+    statement = ADVANCE_TASKS_MYSQL if is_mysql() else ADVANCE_TASKS_SQLITE
+    cursor.execute(statement, [json.dumps(rows)])

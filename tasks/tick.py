@@ -1,0 +1,112 @@
+"""The scheduler tick: due tasks become jobs, in one transaction.
+
+1. lock the due active tasks, one tight range per priority level (most urgent first);
+2. insert all their jobs in one statement (an existing (task_id, scheduled_at) is a no-op);
+3. advance every selected task's next_run_at in one statement (one-off tasks complete);
+4. commit.
+The next run is computed from the previous next_run_at, not from now, so a late tick
+creates late jobs but never skips one. The tick never touches `version`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from scheduler_site.ids import new_id_text
+from scheduler_site.sqltools import datetime_param, uuid_from_db
+from tasks import schedule, sql
+from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
+
+
+@dataclass(frozen=True)
+class TickResult:
+    selected: int
+    jobs: int
+    completed: int
+    duration_ms: float
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What the tick does with one due task."""
+
+    scheduled_at: datetime | None  # the job to create, if any
+    next_run_at: datetime | None
+    status: str
+
+
+def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
+    due = task.next_run_at
+    if not task.cron:
+        return RunPlan(due, None, TaskStatus.COMPLETED)
+    cron = task.cron
+    if "H" in cron:
+        cron = schedule.resolve_hash_cached(cron, str(uuid_from_db(task.id)))
+    following = schedule.next_run_after(cron, task.timezone, due)
+    behind = following is not None and following <= now
+    if task.misfire_policy == MisfirePolicy.SKIP and _missed(due, now):
+        return _active(None, schedule.next_run_after(cron, task.timezone, now))
+    if task.misfire_policy == MisfirePolicy.RUN_ONCE and behind:
+        return _active(due, schedule.next_run_after(cron, task.timezone, now))
+    return _active(due, following)
+
+
+def _missed(due: datetime, now: datetime) -> bool:
+    return due < now - timedelta(seconds=settings.SCHEDULER_MISFIRE_GRACE_SECONDS)
+
+
+def _active(scheduled_at: datetime | None, next_run_at: datetime | None) -> RunPlan:
+    if next_run_at is None:
+        return RunPlan(scheduled_at, None, TaskStatus.COMPLETED)
+    return RunPlan(scheduled_at, next_run_at, TaskStatus.ACTIVE)
+
+
+def run_tick(
+    *,
+    now: datetime | None = None,
+    batch_size: int = 1000,
+    lookahead_seconds: float = 0.0,
+    bucket_ranges: list[tuple[int, int]] | None = None,
+) -> TickResult:
+    started = time.perf_counter()
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=lookahead_seconds)
+    with transaction.atomic(), connection.cursor() as cursor:
+        due = _select_due(cursor, horizon, batch_size, bucket_ranges)
+        jobs, advances, completed = _plan(due, now)
+        if jobs:
+            sql.insert_jobs(cursor, jobs, now)
+        if advances:
+            sql.advance_tasks(cursor, advances)
+    duration_ms = (time.perf_counter() - started) * 1000
+    return TickResult(len(due), len(jobs), completed, duration_ms)
+
+
+def _select_due(cursor, horizon, batch_size, bucket_ranges) -> list[sql.DueTask]:
+    return sql.select_due(
+        cursor,
+        priorities=range(MIN_PRIORITY, MAX_PRIORITY + 1),
+        due_before=horizon,
+        limit=batch_size,
+        bucket_ranges=bucket_ranges,
+    )
+
+
+def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list, int]:
+    jobs, advances, completed = [], [], 0
+    native_uuid = connection.features.has_native_uuid_field
+    for task in due:
+        plan = plan_task(task, now)
+        if plan.scheduled_at is not None:
+            job_id = new_id_text(native_uuid)
+            jobs.append((job_id, task.id, datetime_param(plan.scheduled_at)))
+        next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
+        advances.append((task.id, next_run, plan.status))
+        completed += plan.status == TaskStatus.COMPLETED
+    return jobs, advances, completed

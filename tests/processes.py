@@ -1,0 +1,72 @@
+"""Starting the real processes (management commands) against the test database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_database_url() -> str:
+    db = settings.DATABASES["default"]
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    return f"mysql://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT'] or 3306}/{db['NAME']}"
+
+
+class ManagedProcess:
+    """One `manage.py` command running in its own process, its output in a log file."""
+
+    def __init__(self, args: list[str], log_path: Path, env: dict | None = None) -> None:
+        self.log_path = log_path
+        full_env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1")
+        full_env.update(env or {})
+        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.popen = subprocess.Popen(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=full_env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        self.popen.send_signal(signal.SIGKILL)
+        self.popen.wait(timeout=10)
+        self._log.close()
+
+    def stop(self, timeout: float = 20) -> int:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=timeout)
+            except subprocess.TimeoutExpired as exc:
+                self.popen.kill()
+                self.popen.wait()
+                raise AssertionError(f"{self.log_path.name} did not stop in {timeout}s") from exc
+        self._log.close()
+        return self.popen.returncode
+
+
+def wait_until(
+    predicate: Callable[[], bool], *, timeout: float, message: str, interval: float = 0.1
+) -> float:
+    """Poll until the predicate holds; return the seconds it took."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if predicate():
+            return time.monotonic() - started
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s: {message}")
