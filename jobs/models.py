@@ -47,7 +47,11 @@ class Job(models.Model):
     class Meta:
         db_table = "jobs"
         indexes = [
-            models.Index(fields=["status", "priority", "next_attempt_at"], name="jobs_claim_idx"),
+            # The claim reads one range per priority; tenant_id lets it pass over a saturated
+            # tenant's jobs inside the index.
+            models.Index(
+                fields=["status", "priority", "next_attempt_at", "tenant"], name="jobs_claim_idx"
+            ),
             models.Index(fields=["status", "lease_expires_at"], name="jobs_reconcile_idx"),
             models.Index(fields=["status", "finished_at"], name="jobs_archive_idx"),
             models.Index(fields=["tenant", "status"], name="jobs_dlq_idx"),

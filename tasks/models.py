@@ -1,6 +1,7 @@
 """Tenants and tasks (the configuration of what to call and when)."""
 
-import secrets
+import base64
+import os
 
 from django.db import models
 
@@ -11,7 +12,8 @@ BUCKET_COUNT = 1024
 
 
 def new_signing_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
+    """A Standard Webhooks secret: `whsec_` and 32 random bytes in base64."""
+    return "whsec_" + base64.b64encode(os.urandom(32)).decode()
 
 
 class Tenant(models.Model):
@@ -125,3 +127,21 @@ class SchedulerLease(models.Model):
 
     class Meta:
         db_table = "scheduler_leases"
+
+
+class TenantSecret(models.Model):
+    """A named secret of a tenant (sent as `Authorization` by tasks that name it),
+    encrypted at rest; its value is never returned by the API."""
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="secrets")
+    name = models.CharField(max_length=100)
+    encrypted_value = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "tenant_secrets"
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "name"], name="tenant_secrets_name_uniq"),
+        ]

@@ -1,10 +1,12 @@
 from django.urls import path
 
-from tasks import views
+from tasks import secret_views, views
 
 urlpatterns = [
     path("tasks", views.TaskCollectionView.as_view(), name="task-collection"),
     path("tasks/<str:task_id>", views.TaskItemView.as_view(), name="task-item"),
     path("tasks/<str:task_id>/pause", views.TaskPauseView.as_view(), name="task-pause"),
     path("tasks/<str:task_id>/resume", views.TaskResumeView.as_view(), name="task-resume"),
+    path("secrets", secret_views.SecretCollectionView.as_view(), name="secret-collection"),
+    path("secrets/<str:name>", secret_views.SecretItemView.as_view(), name="secret-item"),
 ]

@@ -1,0 +1,186 @@
+"""HTTP delivery of one attempt: the request, its deadline, and what it came back with.
+
+One aiohttp session per executor: no proxy (the environment is not read), no redirects,
+connect-time address checks (execution.egress), and a total deadline of the job's
+timeout that also covers a body trickling in slowly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+import aiohttp
+
+from execution.address_policy import EgressPolicy
+from execution.egress import guarded_socket_factory, is_refusal
+from execution.signing import signature_headers
+from jobs.queue import ClaimedJob
+
+USER_AGENT = "at-cron-scheduler/1.0"
+RESPONSE_BODY_LIMIT = 4096
+ERROR_LIMIT = 500
+REFUSED = "destination not allowed"
+
+
+@dataclass(slots=True)
+class CallOutcome:
+    succeeded: bool
+    http_status: int | None
+    error: str | None
+    response_body: str | None
+    duration_ms: int
+    retry_after: float | None = None
+
+
+def scheduled_at_header(moment: datetime) -> str:
+    """RFC 3339 in UTC with milliseconds, e.g. 2026-01-01T09:00:00.000Z."""
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def request_headers(job: ClaimedJob, *, authorization: str | None, sent_at: datetime) -> dict:
+    headers = dict(job.headers)
+    if job.body and not any(name.lower() == "content-type" for name in headers):
+        headers["Content-Type"] = _content_type(job.body)
+    headers.update(
+        {
+            "Idempotency-Key": job.id,
+            "X-Scheduled-At": scheduled_at_header(job.scheduled_at),
+            "X-Attempt": str(job.attempt),
+            "User-Agent": USER_AGENT,
+        }
+    )
+    headers.update(
+        signature_headers(
+            secret=job.signing_secret, message_id=job.id, sent_at=sent_at, body=job.body
+        )
+    )
+    if authorization is not None:
+        headers["Authorization"] = authorization
+    return headers
+
+
+def _content_type(body: str) -> str:
+    try:
+        json.loads(body)
+    except ValueError:
+        return "text/plain; charset=utf-8"
+    return "application/json"
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        moment = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return max(0.0, (moment - datetime.now(UTC)).total_seconds())
+
+
+class Delivery:
+    """Makes the calls of one executor process."""
+
+    def __init__(
+        self,
+        *,
+        policy: EgressPolicy,
+        concurrency: int,
+        resolver: aiohttp.abc.AbstractResolver | None = None,
+    ) -> None:
+        self.policy = policy
+        self.concurrency = concurrency
+        self.resolver = resolver
+        self.session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        connector = aiohttp.TCPConnector(
+            limit=self.concurrency,
+            limit_per_host=0,
+            ttl_dns_cache=10,
+            resolver=self.resolver,
+            socket_factory=guarded_socket_factory(self.policy),
+        )
+        self.session = aiohttp.ClientSession(
+            connector=connector,
+            trust_env=False,
+            auto_decompress=True,
+            cookie_jar=aiohttp.DummyCookieJar(),
+        )
+
+    async def close(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+
+    async def call(self, job: ClaimedJob, *, authorization: str | None = None) -> CallOutcome:
+        started = time.monotonic()
+        headers = request_headers(job, authorization=authorization, sent_at=datetime.now(UTC))
+        try:
+            async with asyncio.timeout(job.timeout_seconds):
+                status, body, retry_after = await self._send(job, headers)
+        except TimeoutError:
+            return _failed(started, f"timed out after {job.timeout_seconds}s")
+        except (aiohttp.ClientError, OSError, ValueError) as exc:
+            return _failed(started, REFUSED if is_refusal(exc) else _describe(exc))
+        return CallOutcome(
+            succeeded=200 <= status < 300,
+            http_status=status,
+            error=None if 200 <= status < 300 else f"HTTP {status}",
+            response_body=body,
+            duration_ms=_elapsed_ms(started),
+            retry_after=retry_after,
+        )
+
+    async def _send(self, job: ClaimedJob, headers: dict) -> tuple[int, str, float | None]:
+        async with self.session.request(
+            job.method,
+            job.url,
+            data=job.body.encode() if job.body else None,
+            headers=headers,
+            allow_redirects=False,
+            timeout=aiohttp.ClientTimeout(total=job.timeout_seconds),
+        ) as response:
+            body = await _read_start(response)
+            retry_after = None
+            if response.status in (429, 503):
+                retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            return response.status, body, retry_after
+
+
+async def _read_start(response: aiohttp.ClientResponse) -> str:
+    """The first 4 KiB of the body (all of it when shorter), read within the deadline."""
+    chunks, size = [], 0
+    while size < RESPONSE_BODY_LIMIT:
+        chunk = await response.content.read(RESPONSE_BODY_LIMIT - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return f"connection failed: {exc.strerror or type(exc).__name__}"[:ERROR_LIMIT]
+    if isinstance(exc, aiohttp.ServerDisconnectedError):
+        return "server disconnected"
+    text = str(exc) or type(exc).__name__
+    return f"request failed: {text}"[:ERROR_LIMIT]
+
+
+def _failed(started: float, error: str) -> CallOutcome:
+    return CallOutcome(False, None, error, None, _elapsed_ms(started))
+
+
+def _elapsed_ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)

@@ -1,0 +1,303 @@
+"""Queue use cases of the executor: claim, record results, hand back unfired claims.
+
+Each runs in one short transaction and is called from the executor's database thread.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.db.utils import OperationalError
+from django.utils import timezone
+
+from jobs import queue_sql as q
+from jobs.models import JobStatus
+from scheduler_site.sqltools import datetime_from_db, datetime_param, is_mysql, uuid_from_db
+
+CRITICAL_PRIORITY = 0
+DEADLOCK_CODES = {1213, 1205}
+
+
+@dataclass(slots=True)
+class ClaimedJob:
+    key: str  # the id as the database spells it
+    id: str  # canonical UUID text: the Idempotency-Key
+    tenant_id: str
+    task_id: str
+    scheduled_at: datetime
+    attempt: int
+    max_attempts: int
+    next_attempt_at: datetime
+    timeout_seconds: int
+    backoff_base_seconds: int
+    priority: int
+    url: str
+    method: str
+    headers: dict
+    body: str
+    secret_ref: str | None
+    signing_secret: str
+
+
+@dataclass(slots=True)
+class JobResult:
+    key: str
+    attempt: int
+    status: str
+    next_attempt_at: datetime | None = None
+    finished_at: datetime | None = None
+    http_status: int | None = None
+    error: str | None = None
+    response_body: str | None = None
+    duration_ms: int | None = None
+
+    def as_row(self) -> list:
+        return [
+            self.key,
+            self.attempt,
+            self.status,
+            datetime_param(self.next_attempt_at) if self.next_attempt_at else None,
+            datetime_param(self.finished_at) if self.finished_at else None,
+            self.http_status,
+            self.error,
+            self.response_body,
+            self.duration_ms,
+        ]
+
+
+@dataclass
+class ClaimBatch:
+    jobs: list[ClaimedJob] = field(default_factory=list)
+    saturated_tenants: frozenset[str] = frozenset()
+    held_back: int = 0  # candidates left pending because of a tenant's limit
+
+
+def retrying_deadlocks(operation, attempts: int = 5):
+    """Run a write transaction again when the database picked it as a deadlock victim."""
+    for attempt in range(attempts):
+        try:
+            return operation()
+        except OperationalError as exc:
+            code = exc.args[0] if exc.args else None
+            if code not in DEADLOCK_CODES or attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+# --- claim -------------------------------------------------------------------------------------
+
+
+def claim_jobs(
+    *,
+    worker_id: str,
+    critical_limit: int,
+    normal_limit: int,
+    lookahead_seconds: float,
+    skip_tenants: frozenset[str] = frozenset(),
+) -> ClaimBatch:
+    """Claim due jobs (up to one lookahead ahead): priority 0 up to `critical_limit`, the
+    others up to `normal_limit`, within every tenant's concurrency limit."""
+    if critical_limit <= 0:
+        return ClaimBatch()
+    return retrying_deadlocks(
+        lambda: _claim(worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants)
+    )
+
+
+@transaction.atomic
+def _claim(worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
+    with connection.cursor() as cursor:
+        candidates = _candidates(
+            cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants
+        )
+        if not candidates:
+            return ClaimBatch()
+        budgets = _tenant_budgets(cursor, {row[1] for row in candidates} | set(skip_tenants))
+        chosen, saturated, held_back = _choose(candidates, budgets, critical_limit, normal_limit)
+        if not chosen:
+            return ClaimBatch([], saturated, held_back)
+        keys = json.dumps(chosen)
+        if is_mysql():
+            cursor.execute(q.MARK_RUNNING_MYSQL, [keys, worker_id])
+            cursor.execute(q.CLAIMED_DETAILS_MYSQL, [keys, worker_id])
+        else:
+            now = datetime_param(timezone.now())
+            cursor.execute(q.MARK_RUNNING_SQLITE, [worker_id, now, now, now, keys])
+            cursor.execute(q.CLAIMED_DETAILS_SQLITE, [keys, worker_id])
+        jobs = [_claimed(row) for row in cursor.fetchall()]
+    jobs.sort(key=lambda job: job.next_attempt_at)
+    return ClaimBatch(jobs, saturated, held_back)
+
+
+def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
+    skip = ""
+    skip_params: list = list(skip_tenants)
+    if skip_tenants:
+        skip = f" AND tenant_id NOT IN ({', '.join(['%s'] * len(skip_tenants))})"
+    if is_mysql():
+        horizon, horizon_params = "NOW(6) + INTERVAL %s SECOND", [lookahead_seconds]
+        lock = " FOR UPDATE SKIP LOCKED"
+    else:
+        due = timezone.now() + timedelta(seconds=lookahead_seconds)
+        horizon, horizon_params, lock = "%s", [datetime_param(due)], ""
+    parts, params = [], []
+    for priority in range(10):
+        limit = critical_limit if priority == CRITICAL_PRIORITY else normal_limit
+        if limit <= 0:
+            continue
+        parts.append(q.CLAIM_PART.format(priority=priority, horizon=horizon, skip=skip, lock=lock))
+        params += [*horizon_params, *skip_params, limit]
+    cursor.execute(" UNION ALL ".join(parts) + q.CLAIM_ORDER, [*params, critical_limit])
+    return [(row[0], str(row[1]), row[2]) for row in cursor.fetchall()]
+
+
+def _tenant_budgets(cursor, tenant_ids: set[str]) -> dict[str, int]:
+    ids = sorted(tenant_ids)
+    cursor.execute(q.TENANT_BUDGETS.format(placeholders=", ".join(["%s"] * len(ids))), ids)
+    return {str(row[0]): row[1] - row[2] for row in cursor.fetchall()}
+
+
+def _choose(candidates, budgets, critical_limit, normal_limit):
+    chosen, saturated, held_back = [], set(), 0
+    normal_taken = 0
+    for key, tenant_id, priority in candidates:
+        if priority != CRITICAL_PRIORITY and normal_taken >= normal_limit:
+            continue
+        if budgets.get(tenant_id, 0) <= 0:
+            saturated.add(tenant_id)
+            held_back += 1
+            continue
+        budgets[tenant_id] -= 1
+        normal_taken += priority != CRITICAL_PRIORITY
+        chosen.append(key)
+    saturated |= {tenant for tenant, left in budgets.items() if left <= 0}
+    return chosen, frozenset(saturated), held_back
+
+
+def _claimed(row) -> ClaimedJob:
+    headers = row[12]
+    if isinstance(headers, str):
+        headers = json.loads(headers)
+    return ClaimedJob(
+        key=row[0],
+        id=str(uuid_from_db(row[0])),
+        tenant_id=str(uuid_from_db(row[1])),
+        task_id=str(uuid_from_db(row[2])),
+        scheduled_at=datetime_from_db(row[3]),
+        attempt=row[4],
+        max_attempts=row[5],
+        next_attempt_at=datetime_from_db(row[6]),
+        timeout_seconds=row[7],
+        backoff_base_seconds=row[8],
+        priority=row[9],
+        url=row[10],
+        method=row[11],
+        headers=headers or {},
+        body=row[13] or "",
+        secret_ref=row[14],
+        signing_secret=row[15],
+    )
+
+
+# --- results and hand-backs --------------------------------------------------------------------
+
+
+def record_results(*, worker_id: str, results: list[JobResult]) -> int:
+    """Write a batch of results, each fenced by (running, worker, attempt).
+
+    Returns how many rows took their result; the others were stale and are dropped.
+    """
+    if not results:
+        return 0
+    rows = json.dumps([result.as_row() for result in results])
+
+    @transaction.atomic
+    def write() -> int:
+        with connection.cursor() as cursor:
+            if is_mysql():
+                cursor.execute(q.RECORD_RESULTS_MYSQL, [rows, worker_id])
+            else:
+                now = datetime_param(timezone.now())
+                cursor.execute(q.RECORD_RESULTS_SQLITE, [now, rows, worker_id])
+            return cursor.rowcount
+
+    return retrying_deadlocks(write)
+
+
+def hand_back(*, worker_id: str, jobs: list[tuple[str, int]]) -> int:
+    """Return claimed jobs that were never fired to pending, charging no attempt."""
+    if not jobs:
+        return 0
+    rows = json.dumps([[key, attempt] for key, attempt in jobs])
+
+    @transaction.atomic
+    def write() -> int:
+        with connection.cursor() as cursor:
+            if is_mysql():
+                cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
+            else:
+                now = datetime_param(timezone.now())
+                cursor.execute(q.HAND_BACK_SQLITE, [now, rows, worker_id])
+            return cursor.rowcount
+
+    return retrying_deadlocks(write)
+
+
+# --- the rules of a result ---------------------------------------------------------------------
+
+MAX_BACKOFF_SECONDS = 86400
+
+
+def retry_delay(*, backoff_base_seconds: int, attempt: int, retry_after: float | None) -> float:
+    """backoff_base * 2^(attempt-1), capped at one day; a server's Retry-After wins within
+    the cap."""
+    if retry_after is not None:
+        return min(max(retry_after, 0.0), MAX_BACKOFF_SECONDS)
+    exponent = min(attempt - 1, 32)
+    return min(backoff_base_seconds * 2**exponent, MAX_BACKOFF_SECONDS)
+
+
+def outcome(
+    job: ClaimedJob,
+    *,
+    succeeded: bool,
+    now: datetime,
+    retry_after: float | None = None,
+    **details,
+) -> JobResult:
+    """The result row of one attempt: succeeded, pending for a retry, or dead."""
+    if succeeded:
+        return JobResult(job.key, job.attempt, JobStatus.SUCCEEDED, finished_at=now, **details)
+    if job.attempt >= job.max_attempts:
+        return JobResult(job.key, job.attempt, JobStatus.DEAD, finished_at=now, **details)
+    delay = retry_delay(
+        backoff_base_seconds=job.backoff_base_seconds, attempt=job.attempt, retry_after=retry_after
+    )
+    return JobResult(
+        job.key,
+        job.attempt,
+        JobStatus.PENDING,
+        next_attempt_at=now + timedelta(seconds=delay),
+        **details,
+    )
+
+
+def reconcile_expired_leases(*, batch_size: int = 1000) -> int:
+    """Return running jobs whose lease expired: pending while attempts remain, else dead."""
+
+    @transaction.atomic
+    def write() -> int:
+        with connection.cursor() as cursor:
+            if is_mysql():
+                cursor.execute(q.RECONCILE_MYSQL, [batch_size])
+            else:
+                now = datetime_param(timezone.now())
+                cursor.execute(q.RECONCILE_SQLITE, [now, now, now, now, batch_size])
+            return cursor.rowcount
+
+    return retrying_deadlocks(write)

@@ -1,0 +1,40 @@
+"""The secrets API: PUT and DELETE by name, GET lists names only."""
+
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from tasks import secrets
+from tasks.serializers import StrictSerializer
+
+
+class SecretInput(StrictSerializer):
+    value = serializers.CharField(trim_whitespace=False)
+
+
+class SecretOutput(serializers.Serializer):
+    name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+class SecretCollectionView(APIView):
+    def get(self, request: Request) -> Response:
+        names = secrets.secret_names(tenant=request.user)
+        return Response({"results": SecretOutput(names, many=True).data, "next": None})
+
+
+class SecretItemView(APIView):
+    def put(self, request: Request, name: str) -> Response:
+        payload = SecretInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        secret, created = secrets.secret_put(
+            tenant=request.user, name=name, value=payload.validated_data["value"]
+        )
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(SecretOutput(secret).data, status=code)
+
+    def delete(self, request: Request, name: str) -> Response:
+        secrets.secret_delete(tenant=request.user, name=name)
+        return Response(status=status.HTTP_204_NO_CONTENT)

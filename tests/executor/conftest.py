@@ -1,0 +1,95 @@
+"""Fixtures of the executor tests: real endpoints, jobs due now, an executor in a thread."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+
+import pytest
+
+from execution.address_policy import EgressPolicy
+from execution.delivery import Delivery
+from execution.executor_process import ExecutorProcess
+from jobs.models import Job
+from scheduler_site.ids import new_id
+from tasks.models import Task
+from tasks.services import bucket_for
+from tests.endpoints import Endpoint
+from tests.processes import wait_until
+
+LOCAL = EgressPolicy.from_setting("127.0.0.0/8")
+
+
+@pytest.fixture
+def endpoint():
+    server = Endpoint()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def make_job(tenant):
+    def make(url: str, *, due: datetime | None = None, task_tenant=None, **fields) -> Job:
+        owner = task_tenant or tenant
+        task_fields = {
+            key: fields.pop(key)
+            for key in ("method", "headers", "body", "secret_ref")
+            if key in fields
+        }
+        task_id = new_id()
+        task = Task.objects.create(
+            id=task_id, tenant=owner, url=url, run_at=datetime.now(UTC), status="completed",
+            bucket=bucket_for(task_id), **task_fields,
+        )
+        moment = due or datetime.now(UTC)
+        return Job.objects.create(
+            tenant=owner, task=task, scheduled_at=moment, next_attempt_at=moment, **fields
+        )
+
+    return make
+
+
+class ExecutorThread:
+    """An executor process run in a thread of the test, with its own event loop."""
+
+    def __init__(self, **options) -> None:
+        options.setdefault("worker_id", "test-executor")
+        options.setdefault("poll_interval", 0.2)
+        concurrency = options.setdefault("concurrency", 200)
+        options.setdefault("delivery", Delivery(policy=LOCAL, concurrency=concurrency))
+        self.process = ExecutorProcess(**options)
+        self.thread = threading.Thread(target=self.process.run, daemon=True)
+        self.thread.start()
+
+    def stop(self, timeout: float = 30) -> None:
+        self.process.stop()
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "executor did not stop"
+
+
+@pytest.fixture
+def run_executor():
+    started: list[ExecutorThread] = []
+
+    def start(**options) -> ExecutorThread:
+        executor = ExecutorThread(**options)
+        started.append(executor)
+        return executor
+
+    yield start
+    for executor in started:
+        if executor.thread.is_alive():
+            executor.stop()
+
+
+def job_status(job: Job) -> str:
+    return Job.objects.get(id=job.id).status
+
+
+def wait_for_status(jobs: list[Job], statuses: set[str], timeout: float = 20) -> None:
+    ids = [job.id for job in jobs]
+    wait_until(
+        lambda: Job.objects.filter(id__in=ids, status__in=statuses).count() == len(ids),
+        timeout=timeout,
+        message=f"jobs did not reach {statuses}",
+    )
