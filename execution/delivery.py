@@ -39,8 +39,11 @@ class CallOutcome:
 
 def scheduled_at_header(moment: datetime) -> str:
     """RFC 3339 in UTC with milliseconds, e.g. 2026-01-01T09:00:00.000Z."""
-    moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    m = moment.astimezone(UTC)
+    return (
+        f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:{m.second:02d}"
+        f".{m.microsecond // 1000:03d}Z"
+    )
 
 
 def request_headers(job: ClaimedJob, *, authorization: str | None, sent_at: datetime) -> dict:
@@ -113,6 +116,8 @@ class Delivery:
         )
         self.session = aiohttp.ClientSession(
             connector=connector,
+            # the deadline is the asyncio.timeout around each call
+            timeout=aiohttp.ClientTimeout(total=None),
             trust_env=False,
             auto_decompress=True,
             cookie_jar=aiohttp.DummyCookieJar(),
@@ -148,7 +153,6 @@ class Delivery:
             data=job.body.encode() if job.body else None,
             headers=headers,
             allow_redirects=False,
-            timeout=aiohttp.ClientTimeout(total=job.timeout_seconds),
         ) as response:
             body = await _read_start(response)
             retry_after = None
@@ -159,6 +163,9 @@ class Delivery:
 
 async def _read_start(response: aiohttp.ClientResponse) -> str:
     """The first 4 KiB of the body (all of it when shorter), read within the deadline."""
+    length = response.content_length
+    if length is not None and length <= RESPONSE_BODY_LIMIT:
+        return (await response.read()).decode("utf-8", errors="replace")
     chunks, size = [], 0
     while size < RESPONSE_BODY_LIMIT:
         chunk = await response.content.read(RESPONSE_BODY_LIMIT - size)

@@ -9,6 +9,7 @@ result writes of many results per statement. The loop never waits on MySQL.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,13 +22,14 @@ from execution.address_policy import default_policy
 from execution.delivery import CallOutcome, Delivery
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff
 from jobs import queue
-from jobs.queue import ClaimBatch, ClaimedJob, JobResult
+from jobs.queue import ClaimedJob, JobResult
 from tasks.secrets import secret_values
 
 logger = logging.getLogger("execution.executor")
 
 MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
 STOPPED = "the executor stopped before the call finished"
+RESULT_FLUSH_SECONDS = 0.05
 
 
 @dataclass
@@ -73,6 +75,9 @@ class ExecutorProcess:
         self.reserved_for_critical = max(1, int(concurrency * critical_share))
         self.grace_seconds = grace_seconds
         self.claim_batch = claim_batch
+        self.prefetch = max(1, concurrency // 2)
+        self.ready: list[tuple[int, datetime, int, str]] = []  # due, waiting for a slot
+        self._ready_order = 0
         self.result_batch = result_batch
         self.delivery = delivery or Delivery(policy=default_policy(), concurrency=concurrency)
         self.counts = ExecutorCounts()
@@ -84,9 +89,7 @@ class ExecutorProcess:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
         self._wakeup: asyncio.Event | None = None
-        self._results_ready: asyncio.Event | None = None
         self._stop_requested = False
-        self._closing = False
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="executor-db")
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -102,7 +105,14 @@ class ExecutorProcess:
 
     @property
     def busy(self) -> int:
+        """Claimed jobs this process holds: on a timer, waiting for a slot, or in flight."""
         return len(self.parked) + len(self.in_flight)
+
+    @property
+    def capacity(self) -> int:
+        """How many claimed jobs this process may hold: the calls it can have in flight plus
+        a small prefetch, so a slot that frees up never waits for the next claim."""
+        return self.concurrency + self.prefetch
 
     def health(self) -> dict:
         age = None if self.last_success_at is None else time.time() - self.last_success_at
@@ -117,69 +127,97 @@ class ExecutorProcess:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         self._wakeup = asyncio.Event()
-        self._results_ready = asyncio.Event()
         if self._stop_requested:
             self._stopping.set()
         await self.delivery.start()
-        writer = asyncio.create_task(self._write_results_forever())
         reporter = asyncio.create_task(self._report_forever())
         try:
-            await self._claim_forever()
+            await self._exchange_forever()
         finally:
             reporter.cancel()
-            await self._shut_down(writer)
+            await self._shut_down()
 
-    # --- claiming ----------------------------------------------------------------------------
+    # --- the database side: results out, claims in, one transaction per round -----------
 
-    async def _claim_forever(self) -> None:
+    async def _exchange_forever(self) -> None:
         backoff = Backoff()
         while not self._stopping.is_set():
             try:
-                claimed, full = await self._claim_once()
+                busy_again = await self._exchange_once(claim=True)
                 backoff.reset()
                 self.last_success_at = time.time()
-                delay = 0 if full else self.poll_interval
+                delay = 0 if busy_again else self._idle_delay()
             except TRANSIENT_DATABASE_ERRORS as exc:
                 delay = backoff.next_delay()
-                logger.warning("claim failed (%s); retrying in %.1fs", exc, delay)
+                logger.warning(
+                    "database round failed (%s); %d results kept, retrying in %.1fs",
+                    exc,
+                    len(self.results),
+                    delay,
+                )
             await self._sleep(delay)
 
-    async def _claim_once(self) -> tuple[int, bool]:
-        free = self.concurrency - self.busy
-        critical_limit = min(free, self.claim_batch)
-        normal_limit = min(self.concurrency - self.reserved_for_critical - self.busy,
-                           self.claim_batch)
-        if critical_limit <= 0:
-            return 0, False
-        batch = await self._in_db(self._claim_with_secrets, critical_limit, max(0, normal_limit))
+    def _idle_delay(self) -> float:
+        return min(self.poll_interval, RESULT_FLUSH_SECONDS) if self.results else self.poll_interval
+
+    async def _exchange_once(self, *, claim: bool) -> bool:
+        """One round: write waiting results, claim up to the free capacity. Returns whether
+        another round should follow at once (a full claim or a backlog of results)."""
+        results = self.results[: self.result_batch]
+        critical_limit, normal_limit = self._claim_limits() if claim else (0, 0)
+        if not results and critical_limit <= 0:
+            return False
+        applied, batch = await self._in_db(
+            self._exchange_in_db, results, critical_limit, normal_limit
+        )
+        del self.results[: len(results)]
+        self.counts.written += applied
+        self.counts.dropped += len(results) - applied
+        if applied < len(results):
+            logger.info(
+                "dropped %d stale results (their job was claimed again)", len(results) - applied
+            )
         self.saturated_tenants = batch.saturated_tenants
         for parked in batch.jobs:
             self._park(parked)
         self.counts.claimed += len(batch.jobs)
-        full = len(batch.jobs) >= min(critical_limit, max(normal_limit, 1)) or batch.held_back
-        return len(batch.jobs), bool(full)
+        claimed_all = critical_limit > 0 and len(batch.jobs) >= max(
+            1, min(critical_limit, max(normal_limit, 1))
+        )
+        return bool(claimed_all or batch.held_back or len(self.results) >= self.result_batch)
 
-    def _claim_with_secrets(self, critical_limit: int, normal_limit: int) -> ClaimBatch:
-        batch = queue.claim_jobs(
+    def _claim_limits(self) -> tuple[int, int]:
+        critical = min(self.capacity - self.busy, self.claim_batch)
+        normal = min(self.capacity - self.reserved_for_critical - self.busy, self.claim_batch)
+        return max(0, critical), max(0, normal)
+
+    def _exchange_in_db(self, results, critical_limit, normal_limit):
+        applied, batch = queue.exchange(
             worker_id=self.worker_id,
+            results=results,
             critical_limit=critical_limit,
             normal_limit=normal_limit,
             lookahead_seconds=self.poll_interval,
             skip_tenants=self.saturated_tenants,
         )
-        refs = {(job.tenant_id, job.secret_ref) for job in batch.jobs if job.secret_ref}
-        values = {(str(t), n): v for (t, n), v in secret_values(refs=refs).items()}
-        batch.jobs = [
-            ParkedJob(
-                job,
-                values.get((job.tenant_id, job.secret_ref)) if job.secret_ref else None,
-                MISSING_SECRET.format(name=job.secret_ref)
-                if job.secret_ref and (job.tenant_id, job.secret_ref) not in values
-                else None,
+        batch.jobs = self._with_secrets(batch.jobs)
+        return applied, batch
+
+    def _with_secrets(self, jobs: list[ClaimedJob]) -> list[ParkedJob]:
+        refs = {(job.tenant_id, job.secret_ref) for job in jobs if job.secret_ref}
+        values = secret_values(refs=refs)
+        parked = []
+        for job in jobs:
+            ref = (job.tenant_id, job.secret_ref)
+            missing = job.secret_ref is not None and ref not in values
+            parked.append(
+                ParkedJob(
+                    job,
+                    values.get(ref) if job.secret_ref else None,
+                    MISSING_SECRET.format(name=job.secret_ref) if missing else None,
+                )
             )
-            for job in batch.jobs
-        ]
-        return batch
+        return parked
 
     def _park(self, parked: ParkedJob) -> None:
         delay = (parked.job.next_attempt_at - datetime.now(UTC)).total_seconds()
@@ -192,9 +230,20 @@ class ExecutorProcess:
     # --- firing ------------------------------------------------------------------------------
 
     def _fire(self, key: str) -> None:
-        parked = self.parked.pop(key, None)
+        """The job's second has come: call now, or queue for the next free slot (the most
+        urgent priority first)."""
+        parked = self.parked.get(key)
         if parked is None:
             return
+        if len(self.in_flight) >= self.concurrency:
+            self._ready_order += 1
+            job = parked.job
+            heapq.heappush(self.ready, (job.priority, job.next_attempt_at, self._ready_order, key))
+            return
+        self._start_call(key)
+
+    def _start_call(self, key: str) -> None:
+        parked = self.parked.pop(key)
         task = asyncio.create_task(self._execute(parked))
         self.in_flight.add(task)
         task.add_done_callback(self._call_done)
@@ -202,7 +251,11 @@ class ExecutorProcess:
 
     def _call_done(self, task: asyncio.Task) -> None:
         self.in_flight.discard(task)
-        if self.concurrency - self.busy >= max(1, self.concurrency // 10):
+        while self.ready and len(self.in_flight) < self.concurrency:
+            key = heapq.heappop(self.ready)[3]
+            if key in self.parked:
+                self._start_call(key)
+        if self.capacity - self.busy >= max(1, self.concurrency // 10):
             self._wakeup.set()
 
     async def _execute(self, parked: ParkedJob) -> None:
@@ -234,56 +287,20 @@ class ExecutorProcess:
             )
         )
         if len(self.results) >= self.result_batch:
-            self._results_ready.set()
-
-    # --- writing results -------------------------------------------------------------------
-
-    async def _write_results_forever(self) -> None:
-        backoff = Backoff(base=0.2, cap=10)
-        while not self._closing:
-            try:
-                await asyncio.wait_for(self._results_ready.wait(), timeout=0.05)
-            except TimeoutError:
-                pass
-            self._results_ready.clear()
-            while self.results and not self._closing:
-                batch = self.results[: self.result_batch]
-                try:
-                    await self._write(batch)
-                    backoff.reset()
-                except TRANSIENT_DATABASE_ERRORS as exc:
-                    delay = backoff.next_delay()
-                    logger.warning("result write failed (%s); %d results kept, retrying in "
-                                   "%.1fs", exc, len(self.results), delay)
-                    await asyncio.sleep(delay)
-                    break
-
-    async def _write(self, batch: list[JobResult]) -> None:
-        applied = await self._in_db(
-            lambda: queue.record_results(worker_id=self.worker_id, results=batch)
-        )
-        del self.results[: len(batch)]
-        self.counts.written += applied
-        self.counts.dropped += len(batch) - applied
-        if applied < len(batch):
-            logger.info("dropped %d stale results (their job was claimed again)",
-                        len(batch) - applied)
+            self._wakeup.set()
 
     # --- stopping ------------------------------------------------------------------------------
 
-    async def _shut_down(self, writer: asyncio.Task) -> None:
+    async def _shut_down(self) -> None:
         """Stop claiming, hand back what was never fired, let calls in flight finish within
         the grace period, write every result, then close."""
         await self._hand_back_parked()
         if self.in_flight:
-            done, pending = await asyncio.wait(self.in_flight, timeout=self.grace_seconds)
+            _, pending = await asyncio.wait(self.in_flight, timeout=self.grace_seconds)
             for task in pending:
                 task.cancel()
             if pending:
                 await asyncio.wait(pending)
-        self._closing = True
-        self._results_ready.set()
-        await writer
         await self._flush_results(deadline=time.monotonic() + max(self.grace_seconds, 10))
         await self.delivery.close()
         await self._in_db(lambda: connection.close())
@@ -296,6 +313,7 @@ class ExecutorProcess:
                 parked.timer.cancel()
         jobs = [(p.job.key, p.job.attempt) for p in self.parked.values()]
         self.parked.clear()
+        self.ready.clear()
         backoff = Backoff(base=0.2, cap=5)
         deadline = time.monotonic() + self.grace_seconds
         while jobs and time.monotonic() < deadline:
@@ -315,13 +333,14 @@ class ExecutorProcess:
         backoff = Backoff(base=0.2, cap=5)
         while self.results and time.monotonic() < deadline:
             try:
-                await self._write(self.results[: self.result_batch])
+                await self._exchange_once(claim=False)
             except TRANSIENT_DATABASE_ERRORS as exc:
                 logger.warning("final result write failed (%s); retrying", exc)
                 await asyncio.sleep(backoff.next_delay())
         if self.results:
-            logger.warning("%d results not written; the reconciler will retry those jobs",
-                           len(self.results))
+            logger.warning(
+                "%d results not written; the reconciler will retry those jobs", len(self.results)
+            )
 
     # --- helpers -------------------------------------------------------------------------------
 
@@ -351,5 +370,9 @@ class ExecutorProcess:
     async def _report_forever(self) -> None:
         while True:
             await asyncio.sleep(max(self.poll_interval, 1.0))
-            logger.info("executor %s in_flight=%d parked=%d", self.counts.line(),
-                        len(self.in_flight), len(self.parked))
+            logger.info(
+                "executor %s in_flight=%d parked=%d",
+                self.counts.line(),
+                len(self.in_flight),
+                len(self.parked),
+            )

@@ -42,6 +42,13 @@ def datetime_from_db(value: datetime | str | None) -> datetime | None:
     return value.replace(tzinfo=UTC)
 
 
+def uuid_text(value: str | bytes | uuid.UUID) -> str:
+    """Canonical (dashed) text of a UUID the database returned in either spelling."""
+    if isinstance(value, str) and len(value) == 36:
+        return value
+    return str(uuid_from_db(value))
+
+
 def uuid_from_db(value: str | bytes | uuid.UUID) -> uuid.UUID:
     if isinstance(value, uuid.UUID):
         return value

@@ -73,7 +73,7 @@ class Endpoint:
             self.calls_by_key[(handler.path, handler.headers.get("Idempotency-Key"))] += 1
 
     def _answer(self, handler) -> None:
-        parts = handler.path.strip("/").split("/")
+        parts = handler.path.split("?")[0].strip("/").split("/")
         kind = parts[0]
         if kind == "fail":
             key = (handler.path, handler.headers.get("Idempotency-Key"))

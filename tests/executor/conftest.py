@@ -38,8 +38,13 @@ def make_job(tenant):
         }
         task_id = new_id()
         task = Task.objects.create(
-            id=task_id, tenant=owner, url=url, run_at=datetime.now(UTC), status="completed",
-            bucket=bucket_for(task_id), **task_fields,
+            id=task_id,
+            tenant=owner,
+            url=url,
+            run_at=datetime.now(UTC),
+            status="completed",
+            bucket=bucket_for(task_id),
+            **task_fields,
         )
         moment = due or datetime.now(UTC)
         return Job.objects.create(

@@ -18,10 +18,23 @@ NO_ALLOW_LIST = EgressPolicy.from_setting("")
 def job_for(url: str) -> ClaimedJob:
     now = datetime.now(UTC)
     return ClaimedJob(
-        key="k", id="01a22754-0f49-70d3-8cd6-bf449c22e4ef", tenant_id="t", task_id="t",
-        scheduled_at=now, attempt=1, max_attempts=1, next_attempt_at=now, timeout_seconds=5,
-        backoff_base_seconds=1, priority=5, url=url, method="POST", headers={}, body="",
-        secret_ref=None, signing_secret=new_signing_secret(),
+        key="k",
+        id="01a22754-0f49-70d3-8cd6-bf449c22e4ef",
+        tenant_id="t",
+        task_id="t",
+        scheduled_at=now,
+        attempt=1,
+        max_attempts=1,
+        next_attempt_at=now,
+        timeout_seconds=5,
+        backoff_base_seconds=1,
+        priority=5,
+        url=url,
+        method="POST",
+        headers={},
+        body="",
+        secret_ref=None,
+        signing_secret=new_signing_secret(),
     )
 
 
@@ -36,8 +49,16 @@ class RebindingResolver(AbstractResolver):
     async def resolve(self, host, port=0, family=socket.AF_INET):
         answer = self.answers[min(self.asked, len(self.answers) - 1)]
         self.asked += 1
-        return [{"hostname": host, "host": answer, "port": port, "family": socket.AF_INET,
-                 "proto": 0, "flags": socket.AI_NUMERICHOST}]
+        return [
+            {
+                "hostname": host,
+                "host": answer,
+                "port": port,
+                "family": socket.AF_INET,
+                "proto": 0,
+                "flags": socket.AI_NUMERICHOST,
+            }
+        ]
 
     async def close(self):
         pass

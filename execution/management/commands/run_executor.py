@@ -10,16 +10,29 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--concurrency", type=int, default=2000, help="calls in flight")
-        parser.add_argument("--poll-interval", type=float, default=1.0,
-                            help="seconds between claims; jobs this far ahead are claimed")
+        parser.add_argument(
+            "--poll-interval",
+            type=float,
+            default=1.0,
+            help="seconds between claims; jobs this far ahead are claimed",
+        )
         parser.add_argument("--worker-id", default=None)
-        parser.add_argument("--grace", type=float, default=30.0,
-                            help="seconds calls in flight may take to finish on stop")
-        parser.add_argument("--critical-share", type=float, default=0.1,
-                            help="share of the capacity reserved for priority 0")
+        parser.add_argument(
+            "--grace",
+            type=float,
+            default=30.0,
+            help="seconds calls in flight may take to finish on stop",
+        )
+        parser.add_argument(
+            "--critical-share",
+            type=float,
+            default=0.1,
+            help="share of the capacity reserved for priority 0",
+        )
 
-    def handle(self, *args, concurrency, poll_interval, worker_id, grace, critical_share,
-               **options):
+    def handle(
+        self, *args, concurrency, poll_interval, worker_id, grace, critical_share, **options
+    ):
         process = ExecutorProcess(
             worker_id=worker_id or default_worker_id("executor"),
             concurrency=concurrency,

@@ -1,0 +1,117 @@
+"""Executor throughput against a bare aiohttp loop, in one run.
+
+N jobs due now, a local endpoint; prints the end-to-end jobs/s of 1 and 2 executor
+processes, the calls/s of a bare aiohttp loop with the same concurrency against the same
+endpoint, and their ratio.
+    DATABASE_URL=mysql://root:@127.0.0.1:3306/scheduler python bench/executor_throughput.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scheduler_site.settings")
+os.environ.setdefault("DATABASE_URL", "mysql://root:@127.0.0.1:3306/scheduler")
+
+import django  # noqa: E402
+
+django.setup()
+
+import aiohttp  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from bench.common import machine_line, use_fresh_database  # noqa: E402
+from bench.harness import (  # noqa: E402
+    free_port,
+    insert_due_jobs,
+    start_endpoint,
+    start_manage,
+    stop,
+    tenant_with_room,
+    wait_for_succeeded,
+)
+from jobs.models import Job  # noqa: E402
+
+
+async def bare_loop(url: str, count: int, concurrency: int) -> float:
+    """calls/s of plain aiohttp POSTs with `concurrency` in flight."""
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        remaining = iter(range(count))
+
+        async def worker() -> None:
+            for _ in remaining:
+                async with session.post(url, data=b"{}") as response:
+                    await response.read()
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return count / (time.perf_counter() - started)
+
+
+def executor_run(processes: int, url: str, count: int, concurrency: int, logs: Path) -> float:
+    Job.objects.all().delete()
+    executors = [
+        start_manage(
+            [
+                "run_executor",
+                "--concurrency",
+                str(concurrency),
+                "--poll-interval",
+                "0.5",
+                "--worker-id",
+                f"bench-{n}",
+            ],
+            logs / f"executor-{n}.log",
+        )
+        for n in range(processes)
+    ]
+    time.sleep(3)  # let them start and idle
+    tenant = tenant_with_room()
+    insert_due_jobs(tenant, url, count)
+    connection.close()
+    try:
+        seconds = wait_for_succeeded(count, timeout=600)
+    finally:
+        for executor in executors:
+            stop(executor)
+    return count / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=20000)
+    parser.add_argument("--concurrency", type=int, default=200)
+    args = parser.parse_args()
+    use_fresh_database("bench_exec")
+    port = free_port()
+    endpoint = start_endpoint(port)
+    url = f"http://127.0.0.1:{port}/hook"
+    logs = Path(tempfile.mkdtemp(prefix="bench-executor-"))
+    try:
+        print(machine_line())
+        print(f"{args.jobs} jobs due now, concurrency {args.concurrency}, aiohttp endpoint")
+        bare = asyncio.run(bare_loop(url, args.jobs, args.concurrency))
+        print(f"bare aiohttp loop:      {bare:8.0f} calls/s")
+        one = executor_run(1, url, args.jobs, args.concurrency, logs)
+        print(f"1 executor process:     {one:8.0f} jobs/s (end to end)")
+        two = executor_run(2, url, args.jobs, args.concurrency, logs)
+        print(f"2 executor processes:   {two:8.0f} jobs/s (end to end)")
+        bare_again = asyncio.run(bare_loop(url, args.jobs, args.concurrency))
+        print(f"bare aiohttp loop again:{bare_again:8.0f} calls/s")
+        reference = (bare + bare_again) / 2
+        print(f"ratio: {max(one, two) / reference:.2f}   (best executor / bare loop, goal >= 0.8)")
+        print(f"ratio 1 process: {one / reference:.2f}")
+    finally:
+        stop(endpoint)
+
+
+if __name__ == "__main__":
+    main()

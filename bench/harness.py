@@ -1,0 +1,104 @@
+"""Processes and data of the executor benchmarks: endpoint, executors, jobs due now."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from django.conf import settings
+
+from jobs.models import Job
+from scheduler_site.ids import new_id
+from tasks.models import Task, Tenant
+from tasks.services import bucket_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url() -> str:
+    db = settings.DATABASES["default"]
+    return f"mysql://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT'] or 3306}/{db['NAME']}"
+
+
+def start_endpoint(port: int, record: Path | None = None) -> subprocess.Popen:
+    args = [sys.executable, str(ROOT / "bench" / "endpoint_server.py"), "--port", str(port)]
+    if record:
+        args += ["--record", str(record)]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "ready"
+    return process
+
+
+def start_manage(args: list[str], log: Path) -> subprocess.Popen:
+    env = dict(
+        os.environ, DATABASE_URL=database_url(), EGRESS_ALLOW="127.0.0.0/8", LOG_LEVEL="WARNING"
+    )
+    return subprocess.Popen(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=open(log, "ab"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def stop(process: subprocess.Popen, timeout: float = 60) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=timeout)
+
+
+def tenant_with_room() -> Tenant:
+    return Tenant.objects.create(name="bench", concurrency_limit=1_000_000)
+
+
+def insert_due_jobs(
+    tenant: Tenant, url: str, count: int, *, priority: int = 5, due: datetime | None = None
+) -> None:
+    due = due or datetime.now(UTC)
+    task_id = new_id()
+    task = Task.objects.create(
+        id=task_id,
+        tenant=tenant,
+        url=url,
+        run_at=due,
+        status="completed",
+        bucket=bucket_for(task_id),
+    )
+    jobs = []
+    for n in range(count):
+        moment = due.replace(microsecond=(due.microsecond + n) % 1_000_000)
+        jobs.append(
+            Job(
+                tenant=tenant,
+                task=task,
+                scheduled_at=moment,
+                next_attempt_at=due,
+                priority=priority,
+                max_attempts=3,
+            )
+        )
+    Job.objects.bulk_create(jobs, batch_size=2000)
+
+
+def wait_for_succeeded(count: int, timeout: float) -> float:
+    """Seconds until `count` jobs succeeded. Polls the small side (jobs not yet done), and
+    not too often, so the measurement does not load the database it measures."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if not Job.objects.filter(status__in=["pending", "running"]).exists():
+            return time.monotonic() - started
+        time.sleep(0.1)
+    raise TimeoutError(f"only {Job.objects.filter(status='succeeded').count()} of {count} done")

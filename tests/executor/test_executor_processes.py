@@ -1,0 +1,47 @@
+"""Real executor processes sharing one database hand out disjoint jobs."""
+
+from collections import Counter
+
+import pytest
+
+from jobs.models import Job
+from tests.processes import ManagedProcess, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+LOCAL = {"EGRESS_ALLOW": "127.0.0.0/8"}
+
+
+def executor(tmp_path, name: str) -> ManagedProcess:
+    return ManagedProcess(
+        ["run_executor", "--worker-id", name, "--poll-interval", "0.2", "--concurrency", "200"],
+        tmp_path / f"{name}.log",
+        env=LOCAL,
+    )
+
+
+def test_four_executors_deliver_each_of_2000_jobs_exactly_once(endpoint, make_job, tmp_path):
+    jobs = [make_job(endpoint.url(f"/ok?n={i}")) for i in range(2000)]
+    processes = [executor(tmp_path, f"exec-{n}") for n in range(4)]
+    try:
+        wait_until(
+            lambda: Job.objects.filter(status="succeeded").count() == 2000,
+            timeout=120,
+            message="not every job succeeded",
+        )
+    finally:
+        for process in processes:
+            assert process.stop() == 0, process.log()
+    keys = Counter(r.headers["Idempotency-Key"] for r in endpoint.requests_for("/ok"))
+    assert len(keys) == 2000
+    assert set(keys.values()) == {1}
+    assert set(keys) == {str(job.id) for job in jobs}
+    assert set(Job.objects.values_list("attempt", flat=True)) == {1}
+    workers = Counter(Job.objects.values_list("worker_id", flat=True))
+    assert len(workers) >= 2, workers
+
+
+def test_sigterm_stops_an_executor_with_exit_code_zero(tmp_path, db):
+    process = executor(tmp_path, "polite")
+    wait_until(lambda: "executor" in process.log(), timeout=20, message="no report line")
+    assert process.stop(timeout=15) == 0
+    assert "executor stopped" in process.log()
