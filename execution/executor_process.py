@@ -30,6 +30,9 @@ logger = logging.getLogger("execution.executor")
 MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
 STOPPED = "the executor stopped before the call finished"
 RESULT_FLUSH_SECONDS = 0.05
+# Jobs due within two poll intervals are claimed, so a claim that takes long under load
+# still parks a job before its second instead of after it.
+CLAIM_AHEAD_INTERVALS = 2
 
 
 @dataclass
@@ -197,7 +200,7 @@ class ExecutorProcess:
             results=results,
             critical_limit=critical_limit,
             normal_limit=normal_limit,
-            lookahead_seconds=self.poll_interval,
+            lookahead_seconds=self.poll_interval * CLAIM_AHEAD_INTERVALS,
             skip_tenants=self.saturated_tenants,
         )
         batch.jobs = self._with_secrets(batch.jobs)
