@@ -30,7 +30,13 @@ from django.db import connection  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
 from bench.common import machine_line, use_fresh_database  # noqa: E402
-from bench.harness import free_port, start_endpoint, start_manage, stop, tenant_with_room  # noqa: E402
+from bench.harness import (  # noqa: E402
+    free_port,
+    start_endpoint,
+    start_manage,
+    stop,
+    tenant_with_room,
+)
 from jobs.models import Job  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402
 from tasks.models import Task  # noqa: E402
@@ -41,8 +47,17 @@ def create_tasks(tenant, url: str, count: int, due: datetime, priority: int) -> 
     tasks = []
     for _ in range(count):
         task_id = new_id()
-        tasks.append(Task(id=task_id, tenant=tenant, url=url, run_at=due, next_run_at=due,
-                          priority=priority, bucket=bucket_for(task_id)))
+        tasks.append(
+            Task(
+                id=task_id,
+                tenant=tenant,
+                url=url,
+                run_at=due,
+                next_run_at=due,
+                priority=priority,
+                bucket=bucket_for(task_id),
+            )
+        )
     Task.objects.bulk_create(tasks, batch_size=2000)
     return {str(task.id) for task in tasks}
 
@@ -55,9 +70,11 @@ def percentile(values: list[float], share: float) -> float:
 def describe(label: str, delays: list[float]) -> str:
     if not delays:
         return f"{label}: no calls"
-    return (f"{label:9s} n={len(delays):6d}  p50 {percentile(delays, 0.50):6.2f}s  "
-            f"p95 {percentile(delays, 0.95):6.2f}s  p99 {percentile(delays, 0.99):6.2f}s  "
-            f"max {max(delays):6.2f}s")
+    return (
+        f"{label:9s} n={len(delays):6d}  p50 {percentile(delays, 0.50):6.2f}s  "
+        f"p95 {percentile(delays, 0.95):6.2f}s  p99 {percentile(delays, 0.99):6.2f}s  "
+        f"max {max(delays):6.2f}s"
+    )
 
 
 def histogram_png(path: Path, series: dict[str, list[float]], title: str) -> None:
@@ -68,16 +85,22 @@ def histogram_png(path: Path, series: dict[str, list[float]], title: str) -> Non
     bins = 60
     size = max(top / bins, 1e-6)
     colours = {"rest": (70, 110, 200), "critical": (220, 60, 60)}
-    counts = {name: Counter(min(bins - 1, int(v / size)) for v in values)
-              for name, values in series.items()}
+    counts = {
+        name: Counter(min(bins - 1, int(v / size)) for v in values)
+        for name, values in series.items()
+    }
     peak = max(max(c.values(), default=1) for c in counts.values())
     bar = (width - 2 * margin) / bins
     for name, counter in counts.items():
         for index, count in counter.items():
             x0 = margin + index * bar
             y0 = height - margin - (height - 2 * margin) * count / peak
-            draw.rectangle([x0, y0, x0 + bar - 1, height - margin], outline=colours[name],
-                           fill=colours[name] if name == "rest" else None, width=2)
+            draw.rectangle(
+                [x0, y0, x0 + bar - 1, height - margin],
+                outline=colours[name],
+                fill=colours[name] if name == "rest" else None,
+                width=2,
+            )
     draw.line([margin, height - margin, width - margin, height - margin], fill="black")
     draw.text((margin, 15), title, fill="black")
     for tick in range(0, 6):
@@ -110,8 +133,10 @@ def main() -> None:
     connection.close()
     processes = [start_manage(["run_scheduler", "--lookahead", "15"], work / "scheduler.log")]
     processes += [
-        start_manage(["run_executor", "--concurrency", str(args.concurrency),
-                      "--worker-id", f"burst-{n}"], work / f"executor-{n}.log")
+        start_manage(
+            ["run_executor", "--concurrency", str(args.concurrency), "--worker-id", f"burst-{n}"],
+            work / f"executor-{n}.log",
+        )
         for n in range(args.executors)
     ]
     total = args.jobs + args.critical
@@ -139,8 +164,10 @@ def main() -> None:
     delays_rest = [first[keys_by_task[t]] for t in rest if keys_by_task.get(t) in first]
     delays_critical = [first[keys_by_task[t]] for t in critical if keys_by_task.get(t) in first]
     print(machine_line())
-    print(f"burst: {args.jobs} jobs + {args.critical} critical due at one second; "
-          f"{args.executors} executors x concurrency {args.concurrency}; scheduler lookahead 15s")
+    print(
+        f"burst: {args.jobs} jobs + {args.critical} critical due at one second; "
+        f"{args.executors} executors x concurrency {args.concurrency}; scheduler lookahead 15s"
+    )
     print(f"lost: {lost}")
     print(f"duplicates: {sum(n - 1 for n in per_key.values() if n > 1)}")
     print(describe("critical", delays_critical))
@@ -148,10 +175,15 @@ def main() -> None:
     all_delays = delays_rest + delays_critical
     if all_delays:
         span = max(float(c[0]) for c in calls) - min(float(c[0]) for c in calls)
-        print(f"delivered {len(all_delays)} in {span:.1f}s ({len(all_delays) / span:.0f}/s); "
-              f"median {statistics.median(all_delays):.2f}s")
-        histogram_png(Path(args.png), {"rest": delays_rest, "critical": delays_critical},
-                      f"start delay, {args.jobs}+{args.critical} jobs due at once")
+        print(
+            f"delivered {len(all_delays)} in {span:.1f}s ({len(all_delays) / span:.0f}/s); "
+            f"median {statistics.median(all_delays):.2f}s"
+        )
+        histogram_png(
+            Path(args.png),
+            {"rest": delays_rest, "critical": delays_critical},
+            f"start delay, {args.jobs}+{args.critical} jobs due at once",
+        )
         print(f"histogram: {args.png}")
 
 

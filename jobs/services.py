@@ -1,10 +1,15 @@
 """Job use cases that change a job's state (each one a guarded UPDATE)."""
 
+from __future__ import annotations
+
 import uuid
 
+from django.db.models import F
 from django.utils import timezone
 
 from jobs.models import Job, JobStatus
+from scheduler_site.errors import Conflict, NotFound
+from tasks.models import Task, Tenant
 
 
 def jobs_cancel_pending_for_task(*, task_id: uuid.UUID) -> int:
@@ -13,3 +18,47 @@ def jobs_cancel_pending_for_task(*, task_id: uuid.UUID) -> int:
     return Job.objects.filter(task_id=task_id, status=JobStatus.PENDING).update(
         status=JobStatus.CANCELLED, finished_at=now, updated_at=now, error="task deleted"
     )
+
+
+def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
+    """dead -> pending, same id and scheduled_at, with a fresh budget of attempts.
+
+    The attempt number (the fencing token) never goes down: the budget grows instead.
+    """
+    job = _job_in_queue(tenant, job_id)
+    budget = Task.objects.filter(id=job.task_id).values_list("max_attempts", flat=True).first()
+    now = timezone.now()
+    updated = Job.objects.filter(id=job.id, tenant=tenant, status=JobStatus.DEAD).update(
+        status=JobStatus.PENDING,
+        max_attempts=F("attempt") + (budget or job.max_attempts),
+        next_attempt_at=now,
+        finished_at=None,
+        worker_id=None,
+        lease_expires_at=None,
+        updated_at=now,
+    )
+    if not updated:
+        raise Conflict(f"only a dead job can be retried; this one is {job.status}", code="not_dead")
+    return Job.objects.get(id=job.id)
+
+
+def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
+    """pending -> cancelled."""
+    job = _job_in_queue(tenant, job_id)
+    now = timezone.now()
+    updated = Job.objects.filter(id=job.id, tenant=tenant, status=JobStatus.PENDING).update(
+        status=JobStatus.CANCELLED, finished_at=now, updated_at=now, error="cancelled"
+    )
+    if not updated:
+        raise Conflict(
+            f"only a pending job can be cancelled; this one is {job.status}", code="not_pending"
+        )
+    return Job.objects.get(id=job.id)
+
+
+def _job_in_queue(tenant: Tenant, job_id: uuid.UUID) -> Job:
+    """The job as the queue holds it; an archived job is gone from the queue (404)."""
+    job = Job.objects.filter(id=job_id, tenant=tenant).first()
+    if job is None:
+        raise NotFound("job not found (or archived: it can no longer change)")
+    return job

@@ -117,3 +117,10 @@ SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10)
 # Fernet key that encrypts tenant secrets at rest; by default derived from SECRET_KEY.
 SECRETS_ENCRYPTION_KEY = env_str("SECRETS_ENCRYPTION_KEY", "")
 SECRET_VALUE_MAX_BYTES = 4096
+
+# Archiver: finished jobs leave the jobs table after these delays (dead ones stay for the
+# DLQ window), and the SQL history keeps rows this long.
+ARCHIVE_SUCCEEDED_AFTER_SECONDS = env_int("ARCHIVE_SUCCEEDED_AFTER_SECONDS", 3600)
+ARCHIVE_CANCELLED_AFTER_SECONDS = env_int("ARCHIVE_CANCELLED_AFTER_SECONDS", 3600)
+ARCHIVE_DEAD_AFTER_SECONDS = env_int("ARCHIVE_DEAD_AFTER_SECONDS", 14 * 86400)
+HISTORY_RETENTION_DAYS = env_int("HISTORY_RETENTION_DAYS", 30)

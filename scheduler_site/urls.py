@@ -11,6 +11,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health),
     path("v1/", include("tasks.urls")),
+    path("v1/", include("jobs.urls")),
 ]
 
 

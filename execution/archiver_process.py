@@ -1,0 +1,36 @@
+"""The archiver process: finished jobs move to the history store; old history is purged."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from execution.runtime import LoopProcess
+from history.archive import archive_batch
+from history.sql_store import SqlHistoryStore
+from history.stores import history_store
+
+PURGE_EVERY_TURNS = 60
+
+
+class ArchiverProcess(LoopProcess):
+    name = "archiver"
+
+    def __init__(self, *, interval: float = 10.0, batch_size: int = 500) -> None:
+        super().__init__(poll_interval=interval)
+        self.batch_size = batch_size
+        self.last_result = (0, 0)
+
+    def run_once(self) -> float:
+        written, deleted = archive_batch(batch_size=self.batch_size)
+        self.last_result = (written, deleted)
+        purged = self._purge() if self.turns % PURGE_EVERY_TURNS == 0 else 0
+        self.logger.info("archive written=%d deleted=%d purged=%d", written, deleted, purged)
+        return 0 if written >= self.batch_size else self.poll_interval
+
+    def _purge(self) -> int:
+        store = history_store()
+        if not isinstance(store, SqlHistoryStore):
+            return 0  # Cassandra expires rows by TTL
+        cutoff = timezone.now() - timedelta(days=settings.HISTORY_RETENTION_DAYS)
+        return store.purge(archived_before=cutoff, batch_size=self.batch_size)

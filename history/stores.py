@@ -1,0 +1,30 @@
+"""The history store this installation uses, chosen by HISTORY_BACKEND."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.conf import settings
+
+from history.records import HistoryStore
+
+
+def history_store() -> HistoryStore:
+    return _store(
+        settings.HISTORY_BACKEND, tuple(settings.CASSANDRA_HOSTS), settings.CASSANDRA_KEYSPACE
+    )
+
+
+@lru_cache(maxsize=4)
+def _store(backend: str, hosts: tuple[str, ...], keyspace: str) -> HistoryStore:
+    if backend == "sql":
+        from history.sql_store import SqlHistoryStore
+
+        return SqlHistoryStore()
+    if backend == "cassandra":
+        if not hosts:
+            raise RuntimeError("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
+        from history.cassandra_store import CassandraHistoryStore
+
+        return CassandraHistoryStore.connect(list(hosts), keyspace)
+    raise RuntimeError(f"unknown HISTORY_BACKEND {backend!r}: use sql or cassandra")

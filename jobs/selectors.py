@@ -1,0 +1,89 @@
+"""Reads of jobs for the tenant API: from the jobs table, the history store, or both."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db.models import Q
+
+from history.archive import job_record
+from history.records import HistoryRecord, HistoryUnavailable, RunCursor
+from history.stores import history_store
+from jobs.models import Job, JobStatus
+from scheduler_site.errors import NotFound, ServiceUnavailable
+from tasks.models import Tenant
+from tasks.services import task_get
+
+
+def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
+    """One job: the jobs table first (it wins), else the history."""
+    job = Job.objects.filter(tenant=tenant, id=job_id).first()
+    if job is not None:
+        return job_record(job)
+    try:
+        record = history_store().get(tenant_id=tenant.id, job_id=job_id)
+    except HistoryUnavailable as exc:
+        raise ServiceUnavailable("the job history is unavailable; try again") from exc
+    if record is None:
+        raise NotFound("job not found")
+    return record
+
+
+def task_runs(
+    *, tenant: Tenant, task_id: uuid.UUID, before: RunCursor | None, limit: int
+) -> tuple[list[HistoryRecord], RunCursor | None]:
+    """A task's runs newest first, both stores merged; a failing store fails the read (a
+    partial history would look complete)."""
+    task_get(tenant=tenant, task_id=task_id)
+    live = [job_record(job) for job in _live_runs(tenant, task_id, before, limit + 1)]
+    try:
+        archived = history_store().task_runs(
+            tenant_id=tenant.id, task_id=task_id, before=before, limit=limit + 1
+        )
+    except HistoryUnavailable as exc:
+        raise ServiceUnavailable("the job history is unavailable; try again") from exc
+    merged = merge_newest_first(live, archived)
+    if len(merged) > limit:
+        last = merged[limit - 1]
+        return merged[:limit], RunCursor(last.scheduled_at, last.id)
+    return merged, None
+
+
+def _live_runs(tenant, task_id, before: RunCursor | None, limit: int) -> list[Job]:
+    query = Job.objects.filter(tenant=tenant, task_id=task_id)
+    if before is not None:
+        query = query.filter(
+            Q(scheduled_at__lt=before.scheduled_at)
+            | Q(scheduled_at=before.scheduled_at, id__lt=before.job_id)
+        )
+    return list(query.order_by("-scheduled_at", "-id")[:limit])
+
+
+def _key(record: HistoryRecord) -> tuple:
+    return (record.scheduled_at, record.id)
+
+
+def merge_newest_first(live: list[HistoryRecord], archived: list[HistoryRecord]) -> list:
+    """Two pointers over two lists sorted newest first; a job in both appears once, as the
+    jobs table has it."""
+    merged, seen = [], set()
+    i = j = 0
+    while i < len(live) or j < len(archived):
+        take_live = j >= len(archived) or (i < len(live) and _key(live[i]) >= _key(archived[j]))
+        record = live[i] if take_live else archived[j]
+        if take_live:
+            i += 1
+        else:
+            j += 1
+        if record.id not in seen:
+            seen.add(record.id)
+            merged.append(record)
+    return merged
+
+
+def dead_jobs(*, tenant: Tenant, before_id: uuid.UUID | None, limit: int) -> list[Job]:
+    """The tenant's dead letter queue, newest first."""
+    query = Job.objects.filter(tenant=tenant, status=JobStatus.DEAD)
+    if before_id is not None:
+        query = query.filter(id__lt=before_id)
+    return list(query.order_by("-id")[:limit])

@@ -1,0 +1,20 @@
+from rest_framework import serializers
+
+
+class JobOutput(serializers.Serializer):
+    """A job from either store (a Job row or a HistoryRecord)."""
+
+    id = serializers.UUIDField()
+    task_id = serializers.UUIDField()
+    scheduled_at = serializers.DateTimeField()
+    status = serializers.CharField()
+    attempt = serializers.IntegerField()
+    max_attempts = serializers.IntegerField()
+    priority = serializers.IntegerField()
+    next_attempt_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    http_status = serializers.IntegerField(allow_null=True)
+    error = serializers.CharField(allow_null=True)
+    response_body = serializers.CharField(allow_null=True)
+    duration_ms = serializers.IntegerField(allow_null=True)

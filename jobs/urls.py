@@ -1,0 +1,11 @@
+from django.urls import path
+
+from jobs import views
+
+urlpatterns = [
+    path("jobs/<str:job_id>", views.JobItemView.as_view(), name="job-item"),
+    path("jobs/<str:job_id>/retry", views.JobRetryView.as_view(), name="job-retry"),
+    path("jobs/<str:job_id>/cancel", views.JobCancelView.as_view(), name="job-cancel"),
+    path("tasks/<str:task_id>/jobs", views.TaskRunsView.as_view(), name="task-runs"),
+    path("dlq", views.DeadLetterView.as_view(), name="dlq"),
+]
