@@ -1,15 +1,19 @@
 """Shared fixtures: a real MariaDB (or the SQLite default), tenants, tokens, API clients."""
 
 import os
+from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
+from scheduler_site.ids import new_id
 from tasks.auth import issue_token
-from tasks.models import Tenant
+from tasks.models import Task, Tenant
+from tasks.services import bucket_for
 
 PUBLIC_URL = "https://93.184.216.34/hook"
+NOW = datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)  # a fixed clock for table-level tests
 
 
 def pytest_configure(config):
@@ -86,3 +90,21 @@ def make_task(api):
         return response.json()
 
     return create
+
+
+@pytest.fixture
+def add_task(tenant):
+    def add(**fields) -> Task:
+        task_id = fields.pop("id", None) or new_id()
+        values = {
+            "tenant": tenant,
+            "url": "https://93.184.216.34/hook",
+            "cron": "* * * * *",
+            "timezone": "UTC",
+            "next_run_at": NOW,
+            "bucket": bucket_for(task_id),
+        }
+        values.update(fields)
+        return Task.objects.create(id=task_id, **values)
+
+    return add
