@@ -1,7 +1,9 @@
-"""`make run`: migrate the embedded database, start the system, print how to call it.
+"""`make run`: migrate the embedded database, start the whole system, print how to call it.
 
-Everything runs on the embedded default (SQLite in the project folder) unless DATABASE_URL
-says otherwise. Ctrl-C stops every process cleanly.
+Starts the API (gunicorn), the scheduler, executor, reconciler and archiver (`run_all`), and
+a demo endpoint on 127.0.0.1 that prints every call it receives (EGRESS_ALLOW lets this
+install call it). Everything runs on the embedded default (SQLite in the project folder)
+unless DATABASE_URL says otherwise. Ctrl-C stops every process cleanly.
 """
 
 import os
@@ -17,11 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN_DIR = ROOT / "run"
 PYTHON = sys.executable
 PORT = int(os.environ.get("PORT", "8000"))
+DEMO_PORT = int(os.environ.get("DEMO_PORT", "8001"))
+# The demo endpoint is local: only this install is allowed to call it.
+ENV = dict(os.environ, EGRESS_ALLOW=os.environ.get("EGRESS_ALLOW") or "127.0.0.1/32")
 
 
 def manage(*args: str) -> str:
     result = subprocess.run(
-        [PYTHON, "manage.py", *args], cwd=ROOT, check=True, capture_output=True, text=True
+        [PYTHON, "manage.py", *args], cwd=ROOT, env=ENV, check=True, capture_output=True,
+        text=True,
     )
     return result.stdout.strip()
 
@@ -30,9 +36,8 @@ def demo_tenant_id() -> str:
     marker = RUN_DIR / "demo_tenant"
     if marker.exists():
         tenant_id = marker.read_text().strip()
-        check = subprocess.run(
-            [PYTHON, "manage.py", "issue_token", tenant_id], cwd=ROOT, capture_output=True
-        )
+        check = subprocess.run([PYTHON, "manage.py", "issue_token", tenant_id], cwd=ROOT,
+                               env=ENV, capture_output=True)
         if check.returncode == 0:
             return tenant_id
     tenant_id = manage("create_tenant", "demo")
@@ -40,13 +45,15 @@ def demo_tenant_id() -> str:
     return tenant_id
 
 
-def start(name: str, args: list[str]) -> subprocess.Popen:
+def start(name: str, args: list[str], *, show_output: bool = False) -> subprocess.Popen:
+    if show_output:
+        return subprocess.Popen(args, cwd=ROOT, env=ENV)
     log = open(RUN_DIR / f"{name}.log", "ab")  # noqa: SIM115 - lives as long as the child
-    return subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
 
 
 def wait_for_api(base: str) -> None:
-    for _ in range(100):
+    for _ in range(150):
         try:
             requests.get(f"{base}/healthz", timeout=1)
             return
@@ -55,27 +62,34 @@ def wait_for_api(base: str) -> None:
     raise SystemExit(f"the API did not start; see {RUN_DIR / 'api.log'}")
 
 
-def print_usage(base: str, token: str) -> None:
-    print(
-        f"""
-The scheduler is running on {base} (logs in {RUN_DIR}/).
+def usage(base: str, token: str) -> str:
+    hook = f"http://127.0.0.1:{DEMO_PORT}"
+    auth = '-H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json"'
+    return f"""
+The scheduler is running: API on {base}, admin on {base}/admin/, logs in {RUN_DIR}/.
+Calls to the demo endpoint ({hook}) are printed below as they arrive.
 
   export TOKEN={token}
 
-Create a task that calls a public endpoint every five minutes:
+1. A one-off call, ten seconds from now:
 
-  curl -s -X POST {base}/v1/tasks \\
-    -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
-    -d '{{"name": "demo", "cron": "*/5 * * * *", "timezone": "Europe/Madrid",
-         "url": "https://93.184.216.34/hook", "body": "{{\\"hello\\": \\"world\\"}}"}}'
+  curl -s -X POST {base}/v1/tasks {auth} \\
+    -d '{{"name": "hello", "run_at": "'$(date -u -d '+10 seconds' +%Y-%m-%dT%H:%M:%SZ)'",
+         "url": "{hook}/hello", "body": "{{\\"hello\\": \\"world\\"}}"}}'
 
-List your tasks:
+2. A cron task, every minute, in Madrid time:
 
+  TASK=$(curl -s -X POST {base}/v1/tasks {auth} \\
+    -d '{{"name": "every-minute", "cron": "* * * * *", "timezone": "Europe/Madrid",
+         "url": "{hook}/tick"}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+
+3. Its runs (newest first), and your tasks:
+
+  curl -s {base}/v1/tasks/$TASK/jobs -H "Authorization: Bearer $TOKEN"
   curl -s {base}/v1/tasks -H "Authorization: Bearer $TOKEN"
 
 Press Ctrl-C to stop.
 """
-    )
 
 
 def main() -> None:
@@ -85,19 +99,11 @@ def main() -> None:
     token = manage("issue_token", tenant_id, "--ttl", str(30 * 86400))
     base = f"http://127.0.0.1:{PORT}"
     processes = [
-        start(
-            "api",
-            [
-                PYTHON,
-                "-m",
-                "gunicorn",
-                "scheduler_site.wsgi",
-                "-c",
-                "scheduler_site/gunicorn.conf.py",
-                "--bind",
-                f"127.0.0.1:{PORT}",
-            ],
-        )
+        start("api", [PYTHON, "-m", "gunicorn", "scheduler_site.wsgi", "-c",
+                      "scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{PORT}"]),
+        start("pipeline", [PYTHON, "manage.py", "run_all", "--concurrency", "50"]),
+        start("demo-endpoint", [PYTHON, "scripts/demo_endpoint.py", str(DEMO_PORT)],
+              show_output=True),
     ]
     stopping = False
 
@@ -109,7 +115,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, stop)
     try:
         wait_for_api(base)
-        print_usage(base, token)
+        print(usage(base, token), flush=True)
         while not stopping and all(p.poll() is None for p in processes):
             time.sleep(0.5)
     finally:
@@ -117,7 +123,7 @@ def main() -> None:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
         for process in processes:
-            process.wait(timeout=30)
+            process.wait(timeout=60)
         print("stopped")
 
 
