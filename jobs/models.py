@@ -62,3 +62,12 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.id} ({self.status})"
+
+
+class DeadLetter(Job):
+    """The dead letter queue as operators see it in the admin: dead jobs only."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "dead letter"
+        verbose_name_plural = "dead letter queue"

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.utils import OperationalError
 from django.utils import timezone
@@ -127,11 +128,12 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
         return ClaimBatch([], saturated, held_back)
     keys = json.dumps(chosen)
     if is_mysql():
-        cursor.execute(q.MARK_RUNNING_MYSQL, [keys, worker_id])
+        cursor.execute(q.MARK_RUNNING_MYSQL, [keys, worker_id, settings.LEASE_MARGIN_SECONDS])
         cursor.execute(q.CLAIMED_DETAILS_MYSQL, [keys, worker_id])
     else:
         now = datetime_param(timezone.now())
-        cursor.execute(q.MARK_RUNNING_SQLITE, [worker_id, now, now, now, keys])
+        margin = settings.LEASE_MARGIN_SECONDS
+        cursor.execute(q.MARK_RUNNING_SQLITE, [worker_id, now, now, now, margin, keys])
         cursor.execute(q.CLAIMED_DETAILS_SQLITE, [keys, worker_id])
     jobs = [_claimed(row) for row in cursor.fetchall()]
     jobs.sort(key=lambda job: job.next_attempt_at)

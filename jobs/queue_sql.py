@@ -32,7 +32,7 @@ STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 SET j.status = 'running', j.worker_id = %s, j.attempt = j.attempt + 1,
     j.started_at = NOW(6), j.updated_at = NOW(6),
     j.lease_expires_at = GREATEST(j.next_attempt_at, NOW(6))
-        + INTERVAL (j.timeout_seconds + 30) SECOND
+        + INTERVAL (j.timeout_seconds + %s) SECOND
 WHERE j.status = 'pending'
 """
 
@@ -40,7 +40,7 @@ MARK_RUNNING_SQLITE = """
 UPDATE jobs
 SET status = 'running', worker_id = %s, attempt = attempt + 1, started_at = %s, updated_at = %s,
     lease_expires_at = strftime('%%Y-%%m-%%d %%H:%%M:%%f', max(next_attempt_at, %s),
-        '+' || (timeout_seconds + 30) || ' seconds')
+        '+' || (timeout_seconds + %s) || ' seconds')
 WHERE id IN (SELECT value FROM json_each(%s)) AND status = 'pending'
 """
 

@@ -7,10 +7,12 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
+from jobs.models import Job
 from scheduler_site.ids import new_id
 from tasks.auth import issue_token
 from tasks.models import Task, Tenant
 from tasks.services import bucket_for
+from tests.endpoints import Endpoint
 
 PUBLIC_URL = "https://93.184.216.34/hook"
 NOW = datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)  # a fixed clock for table-level tests
@@ -108,3 +110,37 @@ def add_task(tenant):
         return Task.objects.create(id=task_id, **values)
 
     return add
+
+
+@pytest.fixture
+def endpoint():
+    server = Endpoint()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def make_job(tenant):
+    def make(url: str, *, due: datetime | None = None, task_tenant=None, **fields) -> Job:
+        owner = task_tenant or tenant
+        task_fields = {
+            key: fields.pop(key)
+            for key in ("method", "headers", "body", "secret_ref")
+            if key in fields
+        }
+        task_id = new_id()
+        task = Task.objects.create(
+            id=task_id,
+            tenant=owner,
+            url=url,
+            run_at=datetime.now(UTC),
+            status="completed",
+            bucket=bucket_for(task_id),
+            **task_fields,
+        )
+        moment = due or datetime.now(UTC)
+        return Job.objects.create(
+            tenant=owner, task=task, scheduled_at=moment, next_attempt_at=moment, **fields
+        )
+
+    return make

@@ -26,23 +26,35 @@ def start_pipeline(tmp_path) -> list[ManagedProcess]:
         "reconciler": ["run_reconciler", "--interval", "1"],
         "archiver": ["run_archiver", "--interval", "1"],
     }
-    return [ManagedProcess(args, tmp_path / f"{name}.log", env=ENV)
-            for name, args in commands.items()]
+    return [
+        ManagedProcess(args, tmp_path / f"{name}.log", env=ENV) for name, args in commands.items()
+    ]
 
 
 def test_cron_task_with_a_flaky_endpoint_through_every_process(api, settings, tmp_path):
     settings.EGRESS_ALLOW = "127.0.0.0/8"
     endpoint = Endpoint()
-    created = api.post("/v1/tasks", {
-        "name": "flaky", "cron": "* * * * *", "url": endpoint.url("/fail/2"),
-        "backoff_base_seconds": 1, "max_attempts": 5, "body": '{"ping": 1}',
-    }, format="json").json()
+    created = api.post(
+        "/v1/tasks",
+        {
+            "name": "flaky",
+            "cron": "* * * * *",
+            "url": endpoint.url("/fail/2"),
+            "backoff_base_seconds": 1,
+            "max_attempts": 5,
+            "body": '{"ping": 1}',
+        },
+        format="json",
+    ).json()
     first_run = datetime.now(UTC).replace(second=0, microsecond=0) - timedelta(minutes=2)
     Task.objects.filter(id=created["id"]).update(next_run_at=first_run)
     processes = start_pipeline(tmp_path)
     try:
-        wait_until(lambda: JobHistory.objects.filter(task_id=created["id"]).count() >= 3,
-                   timeout=60, message="three runs did not reach the history")
+        wait_until(
+            lambda: JobHistory.objects.filter(task_id=created["id"]).count() >= 3,
+            timeout=60,
+            message="three runs did not reach the history",
+        )
     finally:
         for process in processes:
             assert process.stop() == 0, process.log()

@@ -22,9 +22,14 @@ def add_job(tenant, task):
     def add(minutes: int, status: str = "succeeded", **fields) -> Job:
         moment = T0 + timedelta(minutes=minutes)
         return Job.objects.create(
-            tenant=tenant, task_id=task["id"], scheduled_at=moment, next_attempt_at=moment,
-            status=status, attempt=fields.pop("attempt", 1),
-            finished_at=None if status in ("pending", "running") else moment, **fields,
+            tenant=tenant,
+            task_id=task["id"],
+            scheduled_at=moment,
+            next_attempt_at=moment,
+            status=status,
+            attempt=fields.pop("attempt", 1),
+            finished_at=None if status in ("pending", "running") else moment,
+            **fields,
         )
 
     return add
@@ -47,9 +52,20 @@ def test_get_job_from_the_queue(api, add_job):
     job = add_job(0, "pending")
     body = api.get(f"/v1/jobs/{job.id}").json()
     assert body["id"] == str(job.id) and body["status"] == "pending"
-    assert set(body) >= {"task_id", "scheduled_at", "attempt", "max_attempts", "priority",
-                         "next_attempt_at", "started_at", "finished_at", "http_status", "error",
-                         "response_body", "duration_ms"}
+    assert set(body) >= {
+        "task_id",
+        "scheduled_at",
+        "attempt",
+        "max_attempts",
+        "priority",
+        "next_attempt_at",
+        "started_at",
+        "finished_at",
+        "http_status",
+        "error",
+        "response_body",
+        "duration_ms",
+    }
 
 
 def test_get_job_from_the_history(api, add_job):
@@ -86,7 +102,11 @@ def test_an_old_dead_job_still_in_the_queue_sorts_among_archived_ones(api, task,
     newer = [add_job(minute) for minute in (1, 2, 3)]
     archive(*newer)
     assert ids(api.get(f"/v1/tasks/{task['id']}/jobs")) == [
-        str(newer[2].id), str(newer[1].id), str(newer[0].id), str(old_dead.id)]
+        str(newer[2].id),
+        str(newer[1].id),
+        str(newer[0].id),
+        str(old_dead.id),
+    ]
 
 
 def test_a_job_in_both_stores_appears_once_as_the_queue_has_it(api, task, add_job):
@@ -154,7 +174,8 @@ def test_dlq_pages_with_a_cursor(api, add_job):
     first = api.get("/v1/dlq?limit=3").json()
     second = api.get(first["next"]).json()
     assert [i["id"] for i in first["results"] + second["results"]] == [
-        str(job.id) for job in reversed(dead)]
+        str(job.id) for job in reversed(dead)
+    ]
     assert second["next"] is None
 
 
@@ -210,8 +231,9 @@ JOB_ROUTES = [
 
 @pytest.mark.parametrize("archived", [False, True])
 @pytest.mark.parametrize("method, route", JOB_ROUTES)
-def test_other_tenants_job_is_404_on_every_job_route(other_api, add_job, task, method, route,
-                                                     archived):
+def test_other_tenants_job_is_404_on_every_job_route(
+    other_api, add_job, task, method, route, archived
+):
     job = add_job(0, "dead")
     if archived:
         archive(job)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime
 
 import pytest
 
@@ -11,47 +10,9 @@ from execution.address_policy import EgressPolicy
 from execution.delivery import Delivery
 from execution.executor_process import ExecutorProcess
 from jobs.models import Job
-from scheduler_site.ids import new_id
-from tasks.models import Task
-from tasks.services import bucket_for
-from tests.endpoints import Endpoint
 from tests.processes import wait_until
 
 LOCAL = EgressPolicy.from_setting("127.0.0.0/8")
-
-
-@pytest.fixture
-def endpoint():
-    server = Endpoint()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def make_job(tenant):
-    def make(url: str, *, due: datetime | None = None, task_tenant=None, **fields) -> Job:
-        owner = task_tenant or tenant
-        task_fields = {
-            key: fields.pop(key)
-            for key in ("method", "headers", "body", "secret_ref")
-            if key in fields
-        }
-        task_id = new_id()
-        task = Task.objects.create(
-            id=task_id,
-            tenant=owner,
-            url=url,
-            run_at=datetime.now(UTC),
-            status="completed",
-            bucket=bucket_for(task_id),
-            **task_fields,
-        )
-        moment = due or datetime.now(UTC)
-        return Job.objects.create(
-            tenant=owner, task=task, scheduled_at=moment, next_attempt_at=moment, **fields
-        )
-
-    return make
 
 
 class ExecutorThread:

@@ -23,8 +23,14 @@ def finished_job(tenant, add_task):
         task = add_task(status="completed")
         finished = datetime.now(UTC) - timedelta(minutes=finished_minutes_ago)
         return Job.objects.create(
-            tenant=tenant, task=task, scheduled_at=finished, next_attempt_at=finished,
-            status=status, attempt=attempt, finished_at=finished, http_status=200,
+            tenant=tenant,
+            task=task,
+            scheduled_at=finished,
+            next_attempt_at=finished,
+            status=status,
+            attempt=attempt,
+            finished_at=finished,
+            http_status=200,
         )
 
     return make
@@ -108,8 +114,7 @@ def test_a_failing_history_write_deletes_nothing(finished_job):
 
 def test_dead_job_retried_between_the_read_and_the_delete_stays(finished_job, tenant):
     job = finished_job("dead", 60 * 24 * 15, attempt=3)
-    written, deleted = archive_batch(between_writes=lambda: job_retry(tenant=tenant,
-                                                                      job_id=job.id))
+    written, deleted = archive_batch(between_writes=lambda: job_retry(tenant=tenant, job_id=job.id))
     assert (written, deleted) == (1, 0)
     assert Job.objects.get(id=job.id).status == "pending"
 

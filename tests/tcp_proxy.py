@@ -1,0 +1,71 @@
+"""A small TCP proxy to cut the database in tests (Toxiproxy cannot be installed here)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+
+class TcpProxy:
+    """Forwards 127.0.0.1:<port> to a target; `cut()` drops every connection and refuses
+    new ones until `restore()`."""
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=128)
+        self.port = self.listener.getsockname()[1]
+        self._cut = threading.Event()
+        self._lock = threading.Lock()
+        self._open: set[socket.socket] = set()
+        threading.Thread(target=self._accept_forever, daemon=True).start()
+
+    def cut(self) -> None:
+        self._cut.set()
+        with self._lock:
+            for sock in list(self._open):
+                _close(sock)
+            self._open.clear()
+
+    def restore(self) -> None:
+        self._cut.clear()
+
+    def close(self) -> None:
+        self.cut()
+        _close(self.listener)
+
+    def _accept_forever(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self._cut.is_set():
+                _close(client)
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                _close(client)
+                continue
+            with self._lock:
+                self._open |= {client, upstream}
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            _close(source)
+            _close(sink)
+
+
+def _close(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    sock.close()
