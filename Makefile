@@ -22,7 +22,8 @@ mariadb:
 	@scripts/ensure_mariadb.sh
 
 # The whole suite on MariaDB, then the embedded mode's suites again on SQLite.
-SQLITE_SUITES := tests/api tests/scheduler
+SQLITE_SUITES := tests/api tests/scheduler tests/executor tests/history tests/test_end_to_end.py \
+	tests/test_run_all.py tests/test_admin_dlq.py tests/test_embedded_sqlite.py
 
 test: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -q -p no:cacheprovider tests
