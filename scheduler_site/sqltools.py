@@ -31,7 +31,7 @@ def datetime_param(value: datetime) -> str:
     """A UTC instant as the naive text both backends store and compare."""
     if value.tzinfo is not UTC:
         value = value.astimezone(UTC)
-    return value.replace(tzinfo=None).isoformat(" ")
+    return value.isoformat(" ")[:-6]  # drop the "+00:00"
 
 
 def datetime_from_db(value: datetime | str | None) -> datetime | None:

@@ -38,3 +38,10 @@ class SecretItemView(APIView):
     def delete(self, request: Request, name: str) -> Response:
         secrets.secret_delete(tenant=request.user, name=name)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SigningSecretView(APIView):
+    """The tenant's Standard Webhooks signing secret, to verify the calls it receives."""
+
+    def get(self, request: Request) -> Response:
+        return Response({"signing_secret": request.user.signing_secret})

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -32,8 +33,7 @@ class TickResult:
     duration_ms: float
 
 
-@dataclass(frozen=True)
-class RunPlan:
+class RunPlan(NamedTuple):
     """What the tick does with one due task."""
 
     scheduled_at: datetime | None  # the job to create, if any
@@ -49,10 +49,10 @@ def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
     if "H" in cron:
         cron = schedule.resolve_hash_cached(cron, str(uuid_from_db(task.id)))
     following = schedule.next_run_after(cron, task.timezone, due)
-    behind = following is not None and following <= now
-    if task.misfire_policy == MisfirePolicy.SKIP and _missed(due, now):
+    policy = task.misfire_policy
+    if policy == MisfirePolicy.SKIP and _missed(due, now):
         return _active(None, schedule.next_run_after(cron, task.timezone, now))
-    if task.misfire_policy == MisfirePolicy.RUN_ONCE and behind:
+    if policy == MisfirePolicy.RUN_ONCE and following is not None and following <= now:
         return _active(due, schedule.next_run_after(cron, task.timezone, now))
     return _active(due, following)
 

@@ -1,0 +1,43 @@
+"""Tenant secrets: stored encrypted, listed by name, never returned; the signing secret."""
+
+from tasks.models import TenantSecret
+
+
+def test_put_creates_a_secret_and_get_lists_names_only(api):
+    assert api.put("/v1/secrets/crm", {"value": "Bearer abc"}, format="json").status_code == 201
+    listed = api.get("/v1/secrets").json()["results"]
+    assert [item["name"] for item in listed] == ["crm"]
+    assert "Bearer abc" not in str(api.get("/v1/secrets").content)
+
+
+def test_secret_is_encrypted_at_rest(api):
+    api.put("/v1/secrets/crm", {"value": "Bearer abc"}, format="json")
+    assert "Bearer abc" not in TenantSecret.objects.get(name="crm").encrypted_value
+
+
+def test_put_again_replaces_the_value(api):
+    api.put("/v1/secrets/crm", {"value": "one"}, format="json")
+    assert api.put("/v1/secrets/crm", {"value": "two"}, format="json").status_code == 200
+    assert TenantSecret.objects.count() == 1
+
+
+def test_delete_removes_a_secret_and_a_second_delete_is_404(api):
+    api.put("/v1/secrets/crm", {"value": "x"}, format="json")
+    assert api.delete("/v1/secrets/crm").status_code == 204
+    assert api.delete("/v1/secrets/crm").status_code == 404
+
+
+def test_bad_secret_name_or_value_is_400(api):
+    assert api.put("/v1/secrets/bad name", {"value": "x"}, format="json").status_code == 400
+    assert api.put("/v1/secrets/ok", {"value": ""}, format="json").status_code == 400
+    assert api.put("/v1/secrets/ok", {"value": "a\nb"}, format="json").status_code == 400
+
+
+def test_secrets_are_per_tenant(api, other_api):
+    api.put("/v1/secrets/crm", {"value": "x"}, format="json")
+    assert other_api.get("/v1/secrets").json()["results"] == []
+    assert other_api.delete("/v1/secrets/crm").status_code == 404
+
+
+def test_signing_secret_is_the_tenants_own(api, tenant):
+    assert api.get("/v1/signing-secret").json() == {"signing_secret": tenant.signing_secret}
