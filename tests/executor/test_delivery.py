@@ -119,7 +119,7 @@ def test_slow_and_trickling_endpoints_hit_the_deadline_while_other_calls_flow(
     trickle = make_job(endpoint.url("/trickle/6"), timeout_seconds=2, max_attempts=1)
     quick = [make_job(endpoint.url(f"/ok?{i}")) for i in range(20)]
     run_executor()
-    wait_for_status(quick, {"succeeded"}, timeout=1.5)
+    wait_for_status(quick, {"succeeded"}, timeout=3)  # the slow calls take 6 s
     wait_for_status([slow, trickle], {"dead"}, timeout=10)
     for job in (slow, trickle):
         stored = Job.objects.get(id=job.id)

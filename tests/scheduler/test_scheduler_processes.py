@@ -48,9 +48,14 @@ def owners() -> dict[str, set[int]]:
 
 
 def test_two_schedulers_create_every_missed_run_exactly_once(tenant, tmp_path):
+    processes = [scheduler(tmp_path, "sched-a"), scheduler(tmp_path, "sched-b")]
+    wait_until(
+        lambda: sorted(map(len, owners().values())) == [8, 8],
+        timeout=30,
+        message="the two schedulers did not split the partitions",
+    )
     start = datetime.now(UTC).replace(second=0, microsecond=0) - timedelta(minutes=5)
     make_tasks(tenant, 2000, cron="* * * * *", next_run_at=start)
-    processes = [scheduler(tmp_path, "sched-a"), scheduler(tmp_path, "sched-b")]
     try:
         wait_until(
             lambda: not Task.objects.filter(next_run_at__lte=datetime.now(UTC)).exists(),
