@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from django.db import close_old_connections, connection
 
+from execution import metrics
 from execution.address_policy import default_policy
 from execution.delivery import CallOutcome, Delivery
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff
@@ -149,6 +150,7 @@ class ExecutorProcess:
                 busy_again = await self._exchange_once(claim=True)
                 backoff.reset()
                 self.last_success_at = time.time()
+                metrics.mark_healthy(self.name)
                 delay = 0 if busy_again else self._idle_delay()
             except TRANSIENT_DATABASE_ERRORS as exc:
                 delay = backoff.next_delay()
@@ -170,12 +172,15 @@ class ExecutorProcess:
         critical_limit, normal_limit = self._claim_limits() if claim else (0, 0)
         if not results and critical_limit <= 0:
             return False
+        started = time.perf_counter()
         applied, batch = await self._in_db(
             self._exchange_in_db, results, critical_limit, normal_limit
         )
+        metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
         del self.results[: len(results)]
         self.counts.written += applied
         self.counts.dropped += len(results) - applied
+        metrics.DROPPED_RESULTS.inc(len(results) - applied)
         if applied < len(results):
             logger.info(
                 "dropped %d stale results (their job was claimed again)", len(results) - applied
@@ -247,6 +252,9 @@ class ExecutorProcess:
 
     def _start_call(self, key: str) -> None:
         parked = self.parked.pop(key)
+        job = parked.job
+        delay = (datetime.now(UTC) - job.next_attempt_at).total_seconds()
+        metrics.START_DELAY.labels(str(job.priority)).observe(max(0.0, delay))
         task = asyncio.create_task(self._execute(parked))
         self.in_flight.add(task)
         task.add_done_callback(self._call_done)
@@ -277,18 +285,18 @@ class ExecutorProcess:
             self.counts.succeeded += 1
         else:
             self.counts.failed += 1
-        self.results.append(
-            queue.outcome(
-                job,
-                succeeded=outcome.succeeded,
-                now=datetime.now(UTC),
-                retry_after=outcome.retry_after,
-                http_status=outcome.http_status,
-                error=outcome.error,
-                response_body=outcome.response_body,
-                duration_ms=outcome.duration_ms,
-            )
+        result = queue.outcome(
+            job,
+            succeeded=outcome.succeeded,
+            now=datetime.now(UTC),
+            retry_after=outcome.retry_after,
+            http_status=outcome.http_status,
+            error=outcome.error,
+            response_body=outcome.response_body,
+            duration_ms=outcome.duration_ms,
         )
+        self.results.append(result)
+        metrics.OUTCOMES.labels(job.tenant_id, _outcome_label(result.status)).inc()
         if len(self.results) >= self.result_batch:
             self._wakeup.set()
 
@@ -379,3 +387,7 @@ class ExecutorProcess:
                 len(self.in_flight),
                 len(self.parked),
             )
+
+
+def _outcome_label(status: str) -> str:
+    return {"succeeded": "succeeded", "dead": "dead"}.get(status, "retry")

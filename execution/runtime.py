@@ -17,6 +17,8 @@ import time
 from django.db import close_old_connections, connection, reset_queries
 from django.db.utils import InterfaceError, OperationalError
 
+from execution.metrics import mark_healthy
+
 TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 
@@ -88,6 +90,7 @@ class LoopProcess:
         self._backoff.reset()
         self.turns += 1
         self.last_success_at = time.time()
+        mark_healthy(self.name)
         return delay
 
     def _wait(self, delay: float) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.utils import DatabaseError
 
+from execution.metrics import TICK_SECONDS
 from execution.runtime import LoopProcess
 from tasks.partitions import PartitionLeases
 from tasks.tick import TickResult, run_tick
@@ -43,6 +44,7 @@ class SchedulerProcess(LoopProcess):
             else self.leases.bucket_ranges(),
         )
         self.last_result = result
+        TICK_SECONDS.observe(result.duration_ms / 1000)
         self.logger.info(
             "tick selected=%d jobs=%d completed=%d partitions=%d duration_ms=%.1f",
             result.selected,

@@ -10,8 +10,18 @@ READ_ONLY = [field.name for field in Job._meta.fields]
 
 
 class ReadOnlyJobAdmin(admin.ModelAdmin):
-    list_display = ["id", "tenant", "task_id", "scheduled_at", "status", "attempt",
-                    "max_attempts", "http_status", "error", "finished_at"]
+    list_display = [
+        "id",
+        "tenant",
+        "task_id",
+        "scheduled_at",
+        "status",
+        "attempt",
+        "max_attempts",
+        "http_status",
+        "error",
+        "finished_at",
+    ]
     list_filter = ["status", "priority"]
     search_fields = ["id", "task__id", "tenant__name"]
     readonly_fields = READ_ONLY

@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
 
+from scheduler_site.metrics_view import metrics
+
 
 def health(request):
     return JsonResponse({"status": "ok"})
@@ -10,6 +12,7 @@ def health(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health),
+    path("metrics", metrics),
     path("v1/", include("tasks.urls")),
     path("v1/", include("jobs.urls")),
 ]

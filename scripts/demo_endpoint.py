@@ -18,8 +18,9 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length).decode(errors="replace") if length else ""
         now = datetime.now(UTC).strftime("%H:%M:%S.%f")[:-3]
         details = " ".join(f"{name}={self.headers.get(name)}" for name in SHOWN)
-        print(f"[demo endpoint {now}Z] {self.command} {self.path} {details} body={body!r}",
-              flush=True)
+        print(
+            f"[demo endpoint {now}Z] {self.command} {self.path} {details} body={body!r}", flush=True
+        )
         self.send_response(200)
         self.send_header("Content-Length", "2")
         self.end_headers()

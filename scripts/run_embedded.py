@@ -26,7 +26,11 @@ ENV = dict(os.environ, EGRESS_ALLOW=os.environ.get("EGRESS_ALLOW") or "127.0.0.1
 
 def manage(*args: str) -> str:
     result = subprocess.run(
-        [PYTHON, "manage.py", *args], cwd=ROOT, env=ENV, check=True, capture_output=True,
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=ENV,
+        check=True,
+        capture_output=True,
         text=True,
     )
     return result.stdout.strip()
@@ -36,8 +40,9 @@ def demo_tenant_id() -> str:
     marker = RUN_DIR / "demo_tenant"
     if marker.exists():
         tenant_id = marker.read_text().strip()
-        check = subprocess.run([PYTHON, "manage.py", "issue_token", tenant_id], cwd=ROOT,
-                               env=ENV, capture_output=True)
+        check = subprocess.run(
+            [PYTHON, "manage.py", "issue_token", tenant_id], cwd=ROOT, env=ENV, capture_output=True
+        )
         if check.returncode == 0:
             return tenant_id
     tenant_id = manage("create_tenant", "demo")
@@ -99,11 +104,23 @@ def main() -> None:
     token = manage("issue_token", tenant_id, "--ttl", str(30 * 86400))
     base = f"http://127.0.0.1:{PORT}"
     processes = [
-        start("api", [PYTHON, "-m", "gunicorn", "scheduler_site.wsgi", "-c",
-                      "scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{PORT}"]),
+        start(
+            "api",
+            [
+                PYTHON,
+                "-m",
+                "gunicorn",
+                "scheduler_site.wsgi",
+                "-c",
+                "scheduler_site/gunicorn.conf.py",
+                "--bind",
+                f"127.0.0.1:{PORT}",
+            ],
+        ),
         start("pipeline", [PYTHON, "manage.py", "run_all", "--concurrency", "50"]),
-        start("demo-endpoint", [PYTHON, "scripts/demo_endpoint.py", str(DEMO_PORT)],
-              show_output=True),
+        start(
+            "demo-endpoint", [PYTHON, "scripts/demo_endpoint.py", str(DEMO_PORT)], show_output=True
+        ),
     ]
     stopping = False
 

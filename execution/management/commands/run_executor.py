@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 
 from execution.executor_process import ExecutorProcess
 from execution.identity import default_worker_id
+from execution.metrics import serve_process_metrics
 from execution.runtime import install_stop_signals
 
 
@@ -29,9 +30,23 @@ class Command(BaseCommand):
             default=0.1,
             help="share of the capacity reserved for priority 0",
         )
+        parser.add_argument(
+            "--metrics-port",
+            type=int,
+            default=0,
+            help="serve Prometheus metrics on 127.0.0.1:PORT (0: off)",
+        )
 
     def handle(
-        self, *args, concurrency, poll_interval, worker_id, grace, critical_share, **options
+        self,
+        *args,
+        concurrency,
+        poll_interval,
+        worker_id,
+        grace,
+        critical_share,
+        metrics_port,
+        **options,
     ):
         process = ExecutorProcess(
             worker_id=worker_id or default_worker_id("executor"),
@@ -40,5 +55,6 @@ class Command(BaseCommand):
             grace_seconds=grace,
             critical_share=critical_share,
         )
+        serve_process_metrics(metrics_port)
         install_stop_signals(process)
         process.run()

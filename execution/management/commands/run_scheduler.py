@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from execution.identity import default_worker_id
+from execution.metrics import serve_process_metrics
 from execution.runtime import install_stop_signals
 from execution.scheduler_process import SchedulerProcess
 from tasks.partitions import PartitionLeases
@@ -21,8 +22,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--node-id", default=None)
         parser.add_argument("--once", action="store_true", help="run one tick and exit")
+        parser.add_argument(
+            "--metrics-port",
+            type=int,
+            default=0,
+            help="serve Prometheus metrics on 127.0.0.1:PORT (0: off)",
+        )
 
-    def handle(self, *args, tick, batch_size, lookahead, node_id, once, **options):
+    def handle(self, *args, metrics_port, tick, batch_size, lookahead, node_id, once, **options):
         leases = PartitionLeases(
             node_id=node_id or default_worker_id("scheduler"),
             partition_count=settings.SCHEDULER_PARTITIONS,
@@ -31,6 +38,7 @@ class Command(BaseCommand):
         process = SchedulerProcess(
             leases=leases, tick_seconds=tick, batch_size=batch_size, lookahead_seconds=lookahead
         )
+        serve_process_metrics(metrics_port)
         install_stop_signals(process)
         process.run(once=once)
         if once and process.last_result is not None:

@@ -11,11 +11,17 @@ class Command(BaseCommand):
     help = "Create the Cassandra keyspace and tables of the job history (or print the CQL)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--print", action="store_true", dest="print_only",
-                            help="print the CQL instead of applying it")
-        parser.add_argument("--replication", default=None,
-                            help='a replication map as JSON, e.g. {"class": '
-                                 '"NetworkTopologyStrategy", "dc1": 3}')
+        parser.add_argument(
+            "--print",
+            action="store_true",
+            dest="print_only",
+            help="print the CQL instead of applying it",
+        )
+        parser.add_argument(
+            "--replication",
+            default=None,
+            help='a replication map as JSON, e.g. {"class": "NetworkTopologyStrategy", "dc1": 3}',
+        )
 
     def handle(self, *args, print_only, replication, **options):
         replication_map = json.loads(replication) if replication else None
