@@ -90,6 +90,16 @@ def retrying_deadlocks(operation, attempts: int = 5):
     raise AssertionError("unreachable")
 
 
+def in_write_transaction(work):
+    """Run `work(cursor)` in one transaction, again if it was picked as a deadlock victim."""
+
+    def attempt():
+        with transaction.atomic(), connection.cursor() as cursor:
+            return work(cursor)
+
+    return retrying_deadlocks(attempt)
+
+
 # --- claim -------------------------------------------------------------------------------------
 
 
@@ -105,17 +115,11 @@ def claim_jobs(
     others up to `normal_limit`, within every tenant's concurrency limit."""
     if critical_limit <= 0:
         return ClaimBatch()
-    return retrying_deadlocks(
-        lambda: _claim(worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants)
-    )
-
-
-@transaction.atomic
-def _claim(worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
-    with connection.cursor() as cursor:
-        return _claim_with(
+    return in_write_transaction(
+        lambda cursor: _claim_with(
             cursor, worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants
         )
+    )
 
 
 def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
@@ -220,13 +224,7 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
     """
     if not results:
         return 0
-
-    @transaction.atomic
-    def write() -> int:
-        with connection.cursor() as cursor:
-            return _record_with(cursor, worker_id, results)
-
-    return retrying_deadlocks(write)
+    return in_write_transaction(lambda cursor: _record_with(cursor, worker_id, results))
 
 
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
@@ -251,23 +249,16 @@ def exchange(
     """Write a batch of results and claim new jobs in one transaction: one commit (one log
     flush) per round trip of the executor instead of two."""
 
-    @transaction.atomic
-    def write() -> tuple[int, ClaimBatch]:
-        with connection.cursor() as cursor:
-            applied = _record_with(cursor, worker_id, results) if results else 0
-            batch = ClaimBatch()
-            if critical_limit > 0:
-                batch = _claim_with(
-                    cursor,
-                    worker_id,
-                    critical_limit,
-                    normal_limit,
-                    lookahead_seconds,
-                    skip_tenants,
-                )
-            return applied, batch
+    def work(cursor) -> tuple[int, ClaimBatch]:
+        applied = _record_with(cursor, worker_id, results) if results else 0
+        batch = ClaimBatch()
+        if critical_limit > 0:
+            batch = _claim_with(
+                cursor, worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants
+            )
+        return applied, batch
 
-    return retrying_deadlocks(write)
+    return in_write_transaction(work)
 
 
 def hand_back(*, worker_id: str, jobs: list[tuple[str, int]]) -> int:
@@ -276,17 +267,14 @@ def hand_back(*, worker_id: str, jobs: list[tuple[str, int]]) -> int:
         return 0
     rows = json.dumps([[key, attempt] for key, attempt in jobs])
 
-    @transaction.atomic
-    def write() -> int:
-        with connection.cursor() as cursor:
-            if is_mysql():
-                cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
-            else:
-                now = datetime_param(timezone.now())
-                cursor.execute(q.HAND_BACK_SQLITE, [now, rows, worker_id])
-            return cursor.rowcount
+    def work(cursor) -> int:
+        if is_mysql():
+            cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
+        else:
+            cursor.execute(q.HAND_BACK_SQLITE, [datetime_param(timezone.now()), rows, worker_id])
+        return cursor.rowcount
 
-    return retrying_deadlocks(write)
+    return in_write_transaction(work)
 
 
 # --- the rules of a result ---------------------------------------------------------------------
@@ -331,14 +319,12 @@ def outcome(
 def reconcile_expired_leases(*, batch_size: int = 1000) -> int:
     """Return running jobs whose lease expired: pending while attempts remain, else dead."""
 
-    @transaction.atomic
-    def write() -> int:
-        with connection.cursor() as cursor:
-            if is_mysql():
-                cursor.execute(q.RECONCILE_MYSQL, [batch_size])
-            else:
-                now = datetime_param(timezone.now())
-                cursor.execute(q.RECONCILE_SQLITE, [now, now, now, now, batch_size])
-            return cursor.rowcount
+    def work(cursor) -> int:
+        if is_mysql():
+            cursor.execute(q.RECONCILE_MYSQL, [batch_size])
+        else:
+            now = datetime_param(timezone.now())
+            cursor.execute(q.RECONCILE_SQLITE, [now, now, now, now, batch_size])
+        return cursor.rowcount
 
-    return retrying_deadlocks(write)
+    return in_write_transaction(work)

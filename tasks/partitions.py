@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -44,6 +45,14 @@ class PartitionLeases:
         self.partition_count = partition_count
         self.lease = timedelta(seconds=lease_seconds)
         self.owned: set[int] = set()
+
+    @classmethod
+    def from_settings(cls, node_id: str) -> PartitionLeases:
+        return cls(
+            node_id=node_id,
+            partition_count=settings.SCHEDULER_PARTITIONS,
+            lease_seconds=settings.SCHEDULER_LEASE_SECONDS,
+        )
 
     def ensure_rows(self) -> None:
         SchedulerLease.objects.bulk_create(

@@ -30,16 +30,20 @@ def test_retry_after_wins_within_the_cap(retry_after, expected):
     )
 
 
+def wait_for_retry(job, attempt: int) -> None:
+    """Until the job waits, pending, for the attempt after `attempt`."""
+    wait_until(
+        lambda: Job.objects.filter(id=job.id, attempt=attempt, status="pending").exists(),
+        timeout=10,
+        message=f"attempt {attempt} was not scheduled for a retry",
+    )
+
+
 def test_failed_call_is_retried_after_the_backoff(endpoint, make_job, run_executor):
     job = make_job(endpoint.url("/status/500"), max_attempts=3, backoff_base_seconds=30)
     before = datetime.now(UTC)
     run_executor()
-    wait_until(
-        lambda: Job.objects.get(id=job.id).attempt == 1
-        and Job.objects.get(id=job.id).status == "pending",
-        timeout=10,
-        message="no retry",
-    )
+    wait_for_retry(job, 1)
     stored = Job.objects.get(id=job.id)
     assert stored.http_status == 500 and stored.error == "HTTP 500"
     assert stored.worker_id is None and stored.lease_expires_at is None
@@ -51,12 +55,7 @@ def test_429_with_retry_after_is_retried_when_the_server_asks(endpoint, make_job
     job = make_job(endpoint.url("/status/429"), max_attempts=3, backoff_base_seconds=600)
     before = datetime.now(UTC)
     run_executor()
-    wait_until(
-        lambda: Job.objects.get(id=job.id).status == "pending"
-        and Job.objects.get(id=job.id).attempt == 1,
-        timeout=10,
-        message="no retry",
-    )
+    wait_for_retry(job, 1)
     delay = (Job.objects.get(id=job.id).next_attempt_at - before).total_seconds()
     assert 6 <= delay <= 9  # the endpoint says Retry-After: 7
 
@@ -65,13 +64,8 @@ def test_job_that_keeps_failing_is_dead_after_max_attempts(endpoint, make_job, r
     job = make_job(endpoint.url("/status/503"), max_attempts=3, backoff_base_seconds=1)
     executor = run_executor()
     for attempt in (1, 2):
-        wait_until(
-            lambda a=attempt: Job.objects.get(id=job.id).attempt == a
-            and Job.objects.get(id=job.id).status == "pending",
-            timeout=10,
-            message="retry",
-        )
-        Job.objects.filter(id=job.id).update(next_attempt_at=datetime.now(UTC))
+        wait_for_retry(job, attempt)
+        Job.objects.filter(id=job.id).update(next_attempt_at=datetime.now(UTC))  # skip the wait
     wait_for_status([job], {"dead"})
     stored = Job.objects.get(id=job.id)
     assert stored.attempt == 3 and stored.finished_at is not None
@@ -84,13 +78,8 @@ def test_endpoint_that_fails_twice_then_succeeds_ends_succeeded(endpoint, make_j
     job = make_job(endpoint.url("/fail/2"), max_attempts=5, backoff_base_seconds=1)
     run_executor()
     for attempt in (1, 2):
-        wait_until(
-            lambda a=attempt: Job.objects.get(id=job.id).attempt == a
-            and Job.objects.get(id=job.id).status == "pending",
-            timeout=10,
-            message="retry",
-        )
-        Job.objects.filter(id=job.id).update(next_attempt_at=datetime.now(UTC))
+        wait_for_retry(job, attempt)
+        Job.objects.filter(id=job.id).update(next_attempt_at=datetime.now(UTC))  # skip the wait
     wait_for_status([job], {"succeeded"})
     assert Job.objects.get(id=job.id).attempt == 3
 

@@ -1,17 +1,13 @@
-from django.conf import settings
-from django.core.management.base import BaseCommand
-
+from execution.commands import ProcessCommand
 from execution.identity import default_worker_id
-from execution.metrics import serve_process_metrics
-from execution.runtime import install_stop_signals
 from execution.scheduler_process import SchedulerProcess
 from tasks.partitions import PartitionLeases
 
 
-class Command(BaseCommand):
+class Command(ProcessCommand):
     help = "Run the scheduler: every tick, due tasks become jobs."
 
-    def add_arguments(self, parser):
+    def add_process_arguments(self, parser):
         parser.add_argument("--tick", type=float, default=1.0, help="seconds between ticks")
         parser.add_argument("--batch-size", type=int, default=1000)
         parser.add_argument(
@@ -22,28 +18,21 @@ class Command(BaseCommand):
         )
         parser.add_argument("--node-id", default=None)
         parser.add_argument("--once", action="store_true", help="run one tick and exit")
-        parser.add_argument(
-            "--metrics-port",
-            type=int,
-            default=0,
-            help="serve Prometheus metrics on 127.0.0.1:PORT (0: off)",
+
+    def build(self, options):
+        leases = PartitionLeases.from_settings(options["node_id"] or default_worker_id("scheduler"))
+        return SchedulerProcess(
+            leases=leases,
+            tick_seconds=options["tick"],
+            batch_size=options["batch_size"],
+            lookahead_seconds=options["lookahead"],
         )
 
-    def handle(self, *args, metrics_port, tick, batch_size, lookahead, node_id, once, **options):
-        leases = PartitionLeases(
-            node_id=node_id or default_worker_id("scheduler"),
-            partition_count=settings.SCHEDULER_PARTITIONS,
-            lease_seconds=settings.SCHEDULER_LEASE_SECONDS,
+    def report(self, process):
+        result = process.last_result
+        if result is None:
+            return None
+        return (
+            f"selected {result.selected} tasks, created {result.jobs} jobs, "
+            f"completed {result.completed} tasks in {result.duration_ms:.1f} ms"
         )
-        process = SchedulerProcess(
-            leases=leases, tick_seconds=tick, batch_size=batch_size, lookahead_seconds=lookahead
-        )
-        serve_process_metrics(metrics_port)
-        install_stop_signals(process)
-        process.run(once=once)
-        if once and process.last_result is not None:
-            result = process.last_result
-            self.stdout.write(
-                f"selected {result.selected} tasks, created {result.jobs} jobs, "
-                f"completed {result.completed} tasks in {result.duration_ms:.1f} ms"
-            )
