@@ -1,5 +1,7 @@
 """Nothing is lost under faults: an executor killed mid-call, the database cut mid-run."""
 
+from datetime import UTC, datetime
+
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -74,3 +76,36 @@ def test_database_cut_while_calls_are_in_flight_loses_no_result(endpoint, make_j
     assert set(
         Job.objects.filter(id__in=[j.id for j in jobs]).values_list("attempt", flat=True)
     ) == {1}
+
+
+def test_scheduler_waits_out_a_database_cut_and_goes_on(tenant, add_task, tmp_path):
+    if connection.vendor != "mysql":
+        pytest.fail("this fault test needs MariaDB (DATABASE_URL=mysql://...)")
+    db = settings.DATABASES["default"]
+    proxy = TcpProxy(db["HOST"], int(db["PORT"] or 3306))
+    url = f"mysql://{db['USER']}:{db['PASSWORD']}@127.0.0.1:{proxy.port}/{db['NAME']}"
+    process = ManagedProcess(
+        ["run_scheduler", "--tick", "0.2", "--lookahead", "0"],
+        tmp_path / "scheduler.log",
+        env={"DATABASE_URL": url},
+    )
+    try:
+        wait_until(lambda: " tick " in process.log(), timeout=20, message="no tick")
+        proxy.cut()
+        wait_until(
+            lambda: "database unavailable" in process.log(),
+            timeout=20,
+            message="the scheduler did not notice the cut",
+        )
+        due = datetime.now(UTC)
+        task = add_task(cron=None, run_at=due, next_run_at=due)
+        proxy.restore()
+        wait_until(
+            lambda: Job.objects.filter(task=task).exists(),
+            timeout=30,
+            message="the scheduler did not come back",
+        )
+        assert process.popen.poll() is None
+    finally:
+        assert process.stop() == 0, process.log()
+        proxy.close()
