@@ -39,12 +39,11 @@ INSERT_JOBS_MYSQL = """
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
     updated_at)
-SELECT r.job_id, t.tenant_id, t.id, r.scheduled_at, t.priority, 'pending', 0,
-    t.max_attempts, r.scheduled_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
+SELECT r.job_id, t.tenant_id, t.id, t.next_run_at, t.priority, 'pending', 0,
+    t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (
     job_id CHAR(36) PATH '$[0]',
-    task_id CHAR(36) PATH '$[1]',
-    scheduled_at DATETIME(6) PATH '$[2]')) AS r
+    task_id CHAR(36) PATH '$[1]')) AS r
 STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
 ON DUPLICATE KEY UPDATE jobs.id = jobs.id
 """
@@ -53,8 +52,8 @@ INSERT_JOBS_SQLITE = """
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
     updated_at)
-SELECT r.value ->> '$[0]', t.tenant_id, t.id, r.value ->> '$[2]', t.priority, 'pending', 0,
-    t.max_attempts, r.value ->> '$[2]', t.timeout_seconds, t.backoff_base_seconds, %s, %s
+SELECT r.value ->> '$[0]', t.tenant_id, t.id, t.next_run_at, t.priority, 'pending', 0,
+    t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
 FROM json_each(%s) AS r
 JOIN tasks AS t ON t.id = r.value ->> '$[1]'
 WHERE true
@@ -111,8 +110,9 @@ def select_due(
     ]
 
 
-def insert_jobs(cursor, rows: list[tuple[str, str, str]], now: datetime) -> None:
-    """Insert (job_id, task_id, scheduled_at) rows; an existing run of a task is a no-op."""
+def insert_jobs(cursor, rows: list[tuple[str, str]], now: datetime) -> None:
+    """Insert a job for each (job_id, task_id) at the task's current next_run_at (read
+    before the advance, in the same transaction); an existing run is a no-op."""
     statement = INSERT_JOBS_MYSQL if is_mysql() else INSERT_JOBS_SQLITE
     stamp = datetime_param(now)
     cursor.execute(statement, [stamp, stamp, json.dumps(rows)])

@@ -36,7 +36,7 @@ class TickResult:
 class RunPlan(NamedTuple):
     """What the tick does with one due task."""
 
-    scheduled_at: datetime | None  # the job to create, if any
+    scheduled_at: datetime | None  # the job to create (at the due next_run_at), if any
     next_run_at: datetime | None
     status: str
 
@@ -103,9 +103,8 @@ def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list, int]:
     native_uuid = connection.features.has_native_uuid_field
     for task in due:
         plan = plan_task(task, now)
-        if plan.scheduled_at is not None:
-            job_id = new_id_text(native_uuid)
-            jobs.append((job_id, task.id, datetime_param(plan.scheduled_at)))
+        if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
+            jobs.append((new_id_text(native_uuid), task.id))
         next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
         advances.append((task.id, next_run, plan.status))
         completed += plan.status == TaskStatus.COMPLETED
