@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from execution.runtime import LoopProcess
 from history.archive import archive_batch
+from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
 from history.stores import history_store
 
@@ -15,6 +16,8 @@ PURGE_EVERY_TURNS = 60
 
 class ArchiverProcess(LoopProcess):
     name = "archiver"
+    # A history store that cannot be written is waited out like a lost database.
+    transient_errors = (*LoopProcess.transient_errors, HistoryUnavailable)
 
     def __init__(self, *, interval: float = 10.0, batch_size: int = 500) -> None:
         super().__init__(poll_interval=interval)

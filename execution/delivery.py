@@ -165,7 +165,7 @@ async def _read_start(response: aiohttp.ClientResponse) -> str:
     """The first 4 KiB of the body (all of it when shorter), read within the deadline."""
     length = response.content_length
     if length is not None and length <= RESPONSE_BODY_LIMIT:
-        return (await response.read()).decode("utf-8", errors="replace")
+        return _text(await response.read())
     chunks, size = [], 0
     while size < RESPONSE_BODY_LIMIT:
         chunk = await response.content.read(RESPONSE_BODY_LIMIT - size)
@@ -173,7 +173,12 @@ async def _read_start(response: aiohttp.ClientResponse) -> str:
             break
         chunks.append(chunk)
         size += len(chunk)
-    return b"".join(chunks).decode("utf-8", errors="replace")
+    return _text(b"".join(chunks))
+
+
+def _text(body: bytes) -> str:
+    # NUL cannot be stored the same way by every backend (SQLite's JSON reads stop at it).
+    return body.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
 
 
 def _describe(exc: BaseException) -> str:

@@ -2,8 +2,9 @@
 
 One asyncio event loop makes the calls (aiohttp; thousands in flight cost no threads) and
 keeps each claimed job on a timer until its second. All database work runs in one thread
-beside the loop, with its own connection, in batches: claims of up to the free capacity,
-result writes of many results per statement. The loop never waits on MySQL.
+beside the loop, with its own connection, one transaction per round: write the waiting
+results, hand back what will not be fired, claim up to the free capacity. The loop never
+waits on MySQL.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.db import close_old_connections, connection
 
@@ -23,17 +24,20 @@ from execution.address_policy import default_policy
 from execution.delivery import CallOutcome, Delivery
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff
 from jobs import queue
+from jobs.models import JobStatus
 from jobs.queue import ClaimedJob, JobResult
+from tasks.models import TaskStatus
 from tasks.secrets import secret_values
 
 logger = logging.getLogger("execution.executor")
 
 MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
-STOPPED = "the executor stopped before the call finished"
+FAILED_TO_CALL = "the executor could not make the call"
 RESULT_FLUSH_SECONDS = 0.05
 # Jobs due within two poll intervals are claimed, so a claim that takes long under load
 # still parks a job before its second instead of after it.
 CLAIM_AHEAD_INTERVALS = 2
+FINAL_FLUSH_SECONDS = 10
 
 
 @dataclass
@@ -76,20 +80,25 @@ class ExecutorProcess:
         self.worker_id = worker_id
         self.concurrency = concurrency
         self.poll_interval = poll_interval
-        self.reserved_for_critical = max(1, int(concurrency * critical_share))
+        # At least one slot kept for priority 0, and at least one left for the rest.
+        self.reserved_for_critical = (
+            min(max(1, int(concurrency * critical_share)), concurrency - 1) if concurrency > 1 else 0
+        )
         self.grace_seconds = grace_seconds
         self.claim_batch = claim_batch
-        self.prefetch = max(1, concurrency // 2)
-        self.ready: list[tuple[int, datetime, int, str]] = []  # due, waiting for a slot
-        self._ready_order = 0
         self.result_batch = result_batch
+        self.prefetch = max(1, concurrency // 2)
         self.delivery = delivery or Delivery(policy=default_policy(), concurrency=concurrency)
         self.counts = ExecutorCounts()
-        self.parked: dict[str, ParkedJob] = {}
-        self.in_flight: set[asyncio.Task] = set()
+        self.parked: dict[str, ParkedJob] = {}  # claimed, on a timer or waiting for a slot
+        self.ready: list[tuple[int, datetime, int, str]] = []  # due, waiting for a slot
+        self.in_flight: dict[asyncio.Task, ClaimedJob] = {}
+        self.in_flight_normal = 0  # calls in flight below priority 0
         self.results: list[JobResult] = []
+        self.hand_backs: list[tuple[str, int]] = []  # claims that will not be fired
         self.saturated_tenants: frozenset[str] = frozenset()
         self.last_success_at: float | None = None
+        self._ready_order = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
         self._wakeup: asyncio.Event | None = None
@@ -115,7 +124,7 @@ class ExecutorProcess:
     @property
     def capacity(self) -> int:
         """How many claimed jobs this process may hold: the calls it can have in flight plus
-        a small prefetch, so a slot that frees up never waits for the next claim."""
+        a prefetch, so a slot that frees up never waits for the next claim."""
         return self.concurrency + self.prefetch
 
     def health(self) -> dict:
@@ -141,7 +150,7 @@ class ExecutorProcess:
             reporter.cancel()
             await self._shut_down()
 
-    # --- the database side: results out, claims in, one transaction per round -----------
+    # --- the database side: one transaction per round ----------------------------------------
 
     async def _exchange_forever(self) -> None:
         backoff = Backoff()
@@ -163,53 +172,60 @@ class ExecutorProcess:
             await self._sleep(delay)
 
     def _idle_delay(self) -> float:
-        return min(self.poll_interval, RESULT_FLUSH_SECONDS) if self.results else self.poll_interval
+        pending = self.results or self.hand_backs
+        return min(self.poll_interval, RESULT_FLUSH_SECONDS) if pending else self.poll_interval
 
     async def _exchange_once(self, *, claim: bool) -> bool:
-        """One round: write waiting results, claim up to the free capacity. Returns whether
-        another round should follow at once (a full claim or a backlog of results)."""
+        """One round: write waiting results, hand back, claim up to the free capacity.
+        Returns whether another round should follow at once."""
+        self._wakeup.clear()  # what frees up during this round wakes the next one
         results = self.results[: self.result_batch]
+        hand_backs = list(self.hand_backs)
         critical_limit, normal_limit = self._claim_limits() if claim else (0, 0)
-        if not results and critical_limit <= 0:
+        if not results and not hand_backs and critical_limit <= 0:
             return False
         started = time.perf_counter()
         applied, batch = await self._in_db(
-            self._exchange_in_db, results, critical_limit, normal_limit
+            self._exchange_in_db, results, hand_backs, critical_limit, normal_limit
         )
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
-        del self.results[: len(results)]
-        self.counts.written += applied
-        self.counts.dropped += len(results) - applied
-        metrics.DROPPED_RESULTS.inc(len(results) - applied)
-        if applied < len(results):
-            logger.info(
-                "dropped %d stale results (their job was claimed again)", len(results) - applied
-            )
+        self._written(results, applied)
+        del self.hand_backs[: len(hand_backs)]
+        self.counts.handed_back += len(hand_backs)
         self.saturated_tenants = batch.saturated_tenants
         for parked in batch.jobs:
-            self._park(parked)
+            self._take(parked)
         self.counts.claimed += len(batch.jobs)
         claimed_all = critical_limit > 0 and len(batch.jobs) >= max(
             1, min(critical_limit, max(normal_limit, 1))
         )
         return bool(claimed_all or batch.held_back or len(self.results) >= self.result_batch)
 
+    def _written(self, results: list[JobResult], applied: int) -> None:
+        del self.results[: len(results)]
+        self.counts.written += applied
+        dropped = len(results) - applied
+        self.counts.dropped += dropped
+        metrics.DROPPED_RESULTS.inc(dropped)
+        if dropped:
+            logger.info("dropped %d stale results (their job was claimed again)", dropped)
+
     def _claim_limits(self) -> tuple[int, int]:
         critical = min(self.capacity - self.busy, self.claim_batch)
         normal = min(self.capacity - self.reserved_for_critical - self.busy, self.claim_batch)
         return max(0, critical), max(0, normal)
 
-    def _exchange_in_db(self, results, critical_limit, normal_limit):
-        applied, batch = queue.exchange(
+    def _exchange_in_db(self, results, hand_backs, critical_limit, normal_limit):
+        return queue.exchange(
             worker_id=self.worker_id,
             results=results,
+            hand_backs=hand_backs,
             critical_limit=critical_limit,
             normal_limit=normal_limit,
             lookahead_seconds=self.poll_interval * CLAIM_AHEAD_INTERVALS,
             skip_tenants=self.saturated_tenants,
+            enrich=self._with_secrets,
         )
-        batch.jobs = self._with_secrets(batch.jobs)
-        return applied, batch
 
     def _with_secrets(self, jobs: list[ClaimedJob]) -> list[ParkedJob]:
         refs = {(job.tenant_id, job.secret_ref) for job in jobs if job.secret_ref}
@@ -227,47 +243,87 @@ class ExecutorProcess:
             )
         return parked
 
-    def _park(self, parked: ParkedJob) -> None:
-        delay = (parked.job.next_attempt_at - datetime.now(UTC)).total_seconds()
-        self.parked[parked.job.key] = parked
-        if delay <= 0:
-            self._fire(parked.job.key)
-        else:
-            parked.timer = self._loop.call_later(delay, self._fire, parked.job.key)
+    # --- holding and firing ------------------------------------------------------------------
 
-    # --- firing ------------------------------------------------------------------------------
+    def _take(self, parked: ParkedJob) -> None:
+        job = parked.job
+        if job.task_status == TaskStatus.DELETED:
+            self._record(
+                job,
+                JobResult(
+                    job.key,
+                    job.attempt,
+                    JobStatus.CANCELLED,
+                    finished_at=datetime.now(UTC),
+                    error="task deleted",
+                ),
+            )
+            return
+        self.parked[job.key] = parked
+        delay = (job.next_attempt_at - datetime.now(UTC)).total_seconds()
+        if delay <= 0:
+            self._fire(job.key)
+        else:
+            parked.timer = self._loop.call_later(delay, self._fire, job.key)
 
     def _fire(self, key: str) -> None:
-        """The job's second has come: call now, or queue for the next free slot (the most
-        urgent priority first)."""
+        """The job's second has come: call now, or wait for a free slot (most urgent
+        priority first)."""
         parked = self.parked.get(key)
         if parked is None:
             return
-        if len(self.in_flight) >= self.concurrency:
+        if not self._slot_for(parked.job):
             self._ready_order += 1
             job = parked.job
             heapq.heappush(self.ready, (job.priority, job.next_attempt_at, self._ready_order, key))
             return
         self._start_call(key)
 
+    def _slot_for(self, job: ClaimedJob) -> bool:
+        """A slot is free; the last `reserved_for_critical` slots only take priority 0."""
+        if len(self.in_flight) >= self.concurrency:
+            return False
+        if job.priority == queue.CRITICAL_PRIORITY:
+            return True
+        return self.in_flight_normal < self.concurrency - self.reserved_for_critical
+
     def _start_call(self, key: str) -> None:
         parked = self.parked.pop(key)
         job = parked.job
-        delay = (datetime.now(UTC) - job.next_attempt_at).total_seconds()
-        metrics.START_DELAY.labels(str(job.priority)).observe(max(0.0, delay))
+        now = datetime.now(UTC)
+        if now + timedelta(seconds=job.timeout_seconds) > job.lease_expires_at:
+            # It waited so long for a slot that the call could outlive its lease (and be
+            # taken back by the reconciler meanwhile): give it back instead.
+            self.hand_backs.append((job.key, job.attempt))
+            return
+        metrics.START_DELAY.labels(str(job.priority)).observe(
+            max(0.0, (now - job.next_attempt_at).total_seconds())
+        )
         task = asyncio.create_task(self._execute(parked))
-        self.in_flight.add(task)
+        self.in_flight[task] = job
+        self.in_flight_normal += job.priority != queue.CRITICAL_PRIORITY
         task.add_done_callback(self._call_done)
         self.counts.fired += 1
 
     def _call_done(self, task: asyncio.Task) -> None:
-        self.in_flight.discard(task)
-        while self.ready and len(self.in_flight) < self.concurrency:
-            key = heapq.heappop(self.ready)[3]
-            if key in self.parked:
-                self._start_call(key)
+        job = self.in_flight.pop(task, None)
+        if job is not None and job.priority != queue.CRITICAL_PRIORITY:
+            self.in_flight_normal -= 1
+        self._start_waiting_calls()
         if self.capacity - self.busy >= max(1, self.concurrency // 10):
             self._wakeup.set()
+
+    def _start_waiting_calls(self) -> None:
+        while self.ready:
+            _, _, _, key = self.ready[0]
+            parked = self.parked.get(key)
+            if parked is None:
+                heapq.heappop(self.ready)
+                continue
+            if not self._slot_for(parked.job):
+                return
+            heapq.heappop(self.ready)
+            self._start_call(key)
 
     async def _execute(self, parked: ParkedJob) -> None:
         job = parked.job
@@ -277,7 +333,13 @@ class ExecutorProcess:
             else:
                 outcome = await self.delivery.call(job, authorization=parked.authorization)
         except asyncio.CancelledError:
-            outcome = CallOutcome(False, None, STOPPED, None, 0)
+            # Cut off by a stop: the executor's doing, not the endpoint's, so no attempt
+            # is charged (the call may have arrived: delivery is at least once).
+            self.hand_backs.append((job.key, job.attempt))
+            return
+        except Exception:
+            logger.exception("call of job %s failed inside the executor", job.id)
+            outcome = CallOutcome(False, None, FAILED_TO_CALL, None, 0)
         self._add_result(job, outcome)
 
     def _add_result(self, job: ClaimedJob, outcome: CallOutcome) -> None:
@@ -285,16 +347,21 @@ class ExecutorProcess:
             self.counts.succeeded += 1
         else:
             self.counts.failed += 1
-        result = queue.outcome(
+        self._record(
             job,
-            succeeded=outcome.succeeded,
-            now=datetime.now(UTC),
-            retry_after=outcome.retry_after,
-            http_status=outcome.http_status,
-            error=outcome.error,
-            response_body=outcome.response_body,
-            duration_ms=outcome.duration_ms,
+            queue.outcome(
+                job,
+                succeeded=outcome.succeeded,
+                now=datetime.now(UTC),
+                retry_after=outcome.retry_after,
+                http_status=outcome.http_status,
+                error=outcome.error,
+                response_body=outcome.response_body,
+                duration_ms=outcome.duration_ms,
+            ),
         )
+
+    def _record(self, job: ClaimedJob, result: JobResult) -> None:
         self.results.append(result)
         metrics.OUTCOMES.labels(job.tenant_id, _outcome_label(result.status)).inc()
         if len(self.results) >= self.result_batch:
@@ -303,54 +370,46 @@ class ExecutorProcess:
     # --- stopping ------------------------------------------------------------------------------
 
     async def _shut_down(self) -> None:
-        """Stop claiming, hand back what was never fired, let calls in flight finish within
-        the grace period, write every result, then close."""
-        await self._hand_back_parked()
+        """Stop claiming, give back what was never fired, let calls in flight finish within
+        the grace period (giving back those cut off), write everything, then close."""
+        deadline = time.monotonic() + self.grace_seconds
+        self._give_back_parked()
         if self.in_flight:
-            _, pending = await asyncio.wait(self.in_flight, timeout=self.grace_seconds)
+            _, pending = await asyncio.wait(
+                list(self.in_flight), timeout=max(0.0, deadline - time.monotonic())
+            )
             for task in pending:
                 task.cancel()
             if pending:
                 await asyncio.wait(pending)
-        await self._flush_results(deadline=time.monotonic() + max(self.grace_seconds, 10))
+        await self._flush(deadline=max(deadline, time.monotonic() + FINAL_FLUSH_SECONDS))
         await self.delivery.close()
         await self._in_db(lambda: connection.close())
         self._db.shutdown(wait=True)
         logger.info("executor stopped: %s", self.counts.line())
 
-    async def _hand_back_parked(self) -> None:
+    def _give_back_parked(self) -> None:
         for parked in self.parked.values():
             if parked.timer is not None:
                 parked.timer.cancel()
-        jobs = [(p.job.key, p.job.attempt) for p in self.parked.values()]
+            self.hand_backs.append((parked.job.key, parked.job.attempt))
         self.parked.clear()
         self.ready.clear()
-        backoff = Backoff(base=0.2, cap=5)
-        deadline = time.monotonic() + self.grace_seconds
-        while jobs and time.monotonic() < deadline:
-            try:
-                handed = await self._in_db(
-                    lambda: queue.hand_back(worker_id=self.worker_id, jobs=jobs)
-                )
-                self.counts.handed_back += handed
-                return
-            except TRANSIENT_DATABASE_ERRORS as exc:
-                logger.warning("hand-back failed (%s); retrying", exc)
-                await asyncio.sleep(backoff.next_delay())
-        if jobs:
-            logger.warning("%d claimed jobs not handed back; their leases will expire", len(jobs))
 
-    async def _flush_results(self, deadline: float) -> None:
+    async def _flush(self, deadline: float) -> None:
         backoff = Backoff(base=0.2, cap=5)
-        while self.results and time.monotonic() < deadline:
+        while (self.results or self.hand_backs) and time.monotonic() < deadline:
             try:
                 await self._exchange_once(claim=False)
             except TRANSIENT_DATABASE_ERRORS as exc:
-                logger.warning("final result write failed (%s); retrying", exc)
+                logger.warning("final write failed (%s); retrying", exc)
                 await asyncio.sleep(backoff.next_delay())
-        if self.results:
+        if self.results or self.hand_backs:
             logger.warning(
-                "%d results not written; the reconciler will retry those jobs", len(self.results)
+                "%d results and %d hand-backs not written; their leases will expire and the "
+                "reconciler will return those jobs",
+                len(self.results),
+                len(self.hand_backs),
             )
 
     # --- helpers -------------------------------------------------------------------------------
@@ -371,7 +430,6 @@ class ExecutorProcess:
     async def _sleep(self, delay: float) -> None:
         if delay <= 0:
             return
-        self._wakeup.clear()
         stop = asyncio.create_task(self._stopping.wait())
         wake = asyncio.create_task(self._wakeup.wait())
         await asyncio.wait({stop, wake}, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
@@ -390,4 +448,4 @@ class ExecutorProcess:
 
 
 def _outcome_label(status: str) -> str:
-    return {"succeeded": "succeeded", "dead": "dead"}.get(status, "retry")
+    return {"succeeded": "succeeded", "dead": "dead", "cancelled": "cancelled"}.get(status, "retry")

@@ -38,9 +38,11 @@ class Backoff:
 
 
 class LoopProcess:
-    """Base of the scheduler, executor, reconciler and archiver processes."""
+    """Base of the scheduler, reconciler and archiver processes."""
 
     name = "process"
+    # Errors to wait out with backoff; anything else surfaces.
+    transient_errors: tuple[type[BaseException], ...] = TRANSIENT_DATABASE_ERRORS
 
     def __init__(self, *, poll_interval: float) -> None:
         self.poll_interval = poll_interval
@@ -82,7 +84,7 @@ class LoopProcess:
         reset_queries()
         try:
             delay = self.run_once()
-        except TRANSIENT_DATABASE_ERRORS as exc:
+        except self.transient_errors as exc:
             delay = self._backoff.next_delay()
             self.logger.warning("database unavailable (%s); retrying in %.1fs", exc, delay)
             connection.close()

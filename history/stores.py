@@ -8,6 +8,8 @@ from django.conf import settings
 
 from history.records import HistoryStore
 
+HISTORY_READ_SLACK_DAYS = 7
+
 
 def history_store() -> HistoryStore:
     return _store(
@@ -26,5 +28,12 @@ def _store(backend: str, hosts: tuple[str, ...], keyspace: str) -> HistoryStore:
             raise RuntimeError("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
         from history.cassandra_store import CassandraHistoryStore
 
-        return CassandraHistoryStore.connect(list(hosts), keyspace)
+        # Runs are read back by scheduled_at: a dead job can be archived two weeks after it
+        # ran (and retries push that further), then lives 30 days in the table.
+        window = (
+            settings.HISTORY_RETENTION_DAYS
+            + settings.ARCHIVE_DEAD_AFTER_SECONDS // 86400
+            + HISTORY_READ_SLACK_DAYS
+        )
+        return CassandraHistoryStore.connect(list(hosts), keyspace, retention_days=window)
     raise RuntimeError(f"unknown HISTORY_BACKEND {backend!r}: use sql or cassandra")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -42,6 +43,8 @@ class ClaimedJob:
     body: str
     secret_ref: str | None
     signing_secret: str
+    task_status: str
+    lease_expires_at: datetime
 
 
 @dataclass(slots=True)
@@ -211,6 +214,8 @@ def _claimed(row) -> ClaimedJob:
         body=row[13] or "",
         secret_ref=row[14],
         signing_secret=row[15],
+        task_status=row[16],
+        lease_expires_at=datetime_from_db(row[17]),
     )
 
 
@@ -245,17 +250,25 @@ def exchange(
     normal_limit: int,
     lookahead_seconds: float,
     skip_tenants: frozenset[str] = frozenset(),
+    hand_backs: list[tuple[str, int]] = (),
+    enrich: Callable[[list[ClaimedJob]], list] | None = None,
 ) -> tuple[int, ClaimBatch]:
-    """Write a batch of results and claim new jobs in one transaction: one commit (one log
-    flush) per round trip of the executor instead of two."""
+    """One round of an executor in one transaction (one commit, one log flush): write its
+    results, hand back what it will not fire, claim new jobs and `enrich` them (e.g. with
+    their secrets). If any step fails, none of it happened and the caller still holds its
+    results."""
 
     def work(cursor) -> tuple[int, ClaimBatch]:
         applied = _record_with(cursor, worker_id, results) if results else 0
+        if hand_backs:
+            _hand_back_with(cursor, worker_id, list(hand_backs))
         batch = ClaimBatch()
         if critical_limit > 0:
             batch = _claim_with(
                 cursor, worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants
             )
+        if enrich is not None:
+            batch.jobs = enrich(batch.jobs)
         return applied, batch
 
     return in_write_transaction(work)
@@ -265,16 +278,16 @@ def hand_back(*, worker_id: str, jobs: list[tuple[str, int]]) -> int:
     """Return claimed jobs that were never fired to pending, charging no attempt."""
     if not jobs:
         return 0
+    return in_write_transaction(lambda cursor: _hand_back_with(cursor, worker_id, jobs))
+
+
+def _hand_back_with(cursor, worker_id: str, jobs: list[tuple[str, int]]) -> int:
     rows = json.dumps([[key, attempt] for key, attempt in jobs])
-
-    def work(cursor) -> int:
-        if is_mysql():
-            cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
-        else:
-            cursor.execute(q.HAND_BACK_SQLITE, [datetime_param(timezone.now()), rows, worker_id])
-        return cursor.rowcount
-
-    return in_write_transaction(work)
+    if is_mysql():
+        cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
+    else:
+        cursor.execute(q.HAND_BACK_SQLITE, [datetime_param(timezone.now()), rows, worker_id])
+    return cursor.rowcount
 
 
 # --- the rules of a result ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import Conflict, NotFound
-from tasks.models import Task, Tenant
+from tasks.models import Task, TaskStatus, Tenant
 
 
 def jobs_cancel_pending_for_task(*, task_id: uuid.UUID) -> int:
@@ -26,7 +26,10 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     The attempt number (the fencing token) never goes down: the budget grows instead.
     """
     job = _job_in_queue(tenant, job_id)
-    budget = Task.objects.filter(id=job.task_id).values_list("max_attempts", flat=True).first()
+    task = Task.objects.filter(id=job.task_id).values("max_attempts", "status").first()
+    if task is None or task.get("status") == TaskStatus.DELETED:
+        raise Conflict("the task of this job was deleted; it cannot run again", code="task_deleted")
+    budget = task["max_attempts"]
     now = timezone.now()
     updated = Job.objects.filter(id=job.id, tenant=tenant, status=JobStatus.DEAD).update(
         status=JobStatus.PENDING,

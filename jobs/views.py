@@ -1,7 +1,7 @@
 """The job API: one job, a task's runs, the DLQ, retry and cancel."""
 
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 
 from rest_framework import status
 from rest_framework.request import Request
@@ -63,6 +63,10 @@ def _run_cursor(position: dict | None) -> RunCursor | None:
         raise _bad_cursor() from exc
     if moment.tzinfo is None:
         raise _bad_cursor()
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError as exc:
+        raise _bad_cursor() from exc
     return RunCursor(moment, job_id)
 
 

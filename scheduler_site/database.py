@@ -6,7 +6,11 @@ import dj_database_url
 
 
 def database_settings(url: str, base_dir: Path) -> dict:
-    config = dj_database_url.parse(url or f"sqlite:///{base_dir / 'db.sqlite3'}", conn_max_age=0)
+    # Long-running processes keep their connection (checked before reuse) instead of
+    # reconnecting at every turn of their loop.
+    config = dj_database_url.parse(
+        url or f"sqlite:///{base_dir / 'db.sqlite3'}", conn_max_age=600, conn_health_checks=True
+    )
     if config["ENGINE"] == "django.db.backends.mysql":
         config["OPTIONS"] = {
             # NOW(3) must be UTC: every raw comparison with a stored datetime depends on it.

@@ -37,7 +37,7 @@ def page_limit(request: Request) -> int:
     raw = request.query_params.get("limit")
     if raw is None:
         return DEFAULT_LIMIT
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_LIMIT:
         raise ValidationFailed(
             "limit is not valid", fields={"limit": f"must be an integer from 1 to {MAX_LIMIT}"}
         )

@@ -19,7 +19,7 @@ def expected_version(request: Request) -> int | None:
     if tag.startswith("W/"):
         tag = tag[2:]
     tag = tag.strip('"')
-    if not tag.isdigit():
+    if not (tag.isascii() and tag.isdigit()):
         raise PreconditionFailed(f"If-Match {raw!r} does not match the task's version")
     return int(tag)
 

@@ -66,7 +66,9 @@ class PartitionLeases:
         expires = now + self.lease
         SchedulerNode.objects.update_or_create(node_id=self.node_id, defaults={"heartbeat_at": now})
         share = self._fair_share(now)
-        mine = SchedulerLease.objects.filter(owner=self.node_id, expires_at__gt=now)
+        mine = SchedulerLease.objects.filter(
+            owner=self.node_id, expires_at__gt=now, partition__lt=self.partition_count
+        )
         mine.update(expires_at=expires)
         owned = set(mine.values_list("partition", flat=True))
         for partition in sorted(owned, reverse=True)[: max(0, len(owned) - share)]:
@@ -98,7 +100,11 @@ class PartitionLeases:
 
     def _acquire(self, wanted: int, now: datetime, expires: datetime) -> set[int]:
         free = Q(owner__isnull=True) | Q(expires_at__isnull=True) | Q(expires_at__lte=now)
-        candidates = SchedulerLease.objects.filter(free).values_list("partition", flat=True)
+        candidates = (
+            SchedulerLease.objects.filter(free, partition__lt=self.partition_count)
+            .order_by("partition")
+            .values_list("partition", flat=True)
+        )
         taken: set[int] = set()
         for partition in candidates:
             if len(taken) >= wanted:

@@ -21,7 +21,6 @@ from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule
 from tasks.models import BUCKET_COUNT, Task, TaskStatus, Tenant
 
-SCHEDULE_FIELDS = ("cron", "timezone", "run_at")
 EDITABLE_FIELDS = (
     "name",
     "cron",
@@ -196,17 +195,23 @@ def task_update(
         values["run_at"] = None
     _check_schedule(values, task.id)
     _check_target(values)
+    schedule_before = _schedule_of(task)
     for field, value in values.items():
         setattr(task, field, value)
     fields = list(EDITABLE_FIELDS)
-    if any(field in changes for field in SCHEDULE_FIELDS):
+    if _schedule_of(task) != schedule_before:
         _reschedule(task)
         fields += ["next_run_at", "status"]
     return _save_edit(task, fields)
 
 
+def _schedule_of(task: Task) -> tuple:
+    return (task.cron, task.timezone if task.cron else None, task.run_at)
+
+
 def _reschedule(task: Task) -> None:
-    """After a schedule edit the task waits for its next run from now."""
+    """After a real schedule change the task waits for its next run from now; a finished
+    one-off task given a new run_at runs again."""
     next_run = first_run_at(task, timezone.now())
     task.next_run_at = next_run
     if task.status == TaskStatus.COMPLETED and next_run is not None:

@@ -97,6 +97,8 @@ class Endpoint:
                 handler.wfile.flush()
                 time.sleep(1)
             return None
+        if kind == "nul":
+            return _reply(handler, 200, b"a\x00b")
         if kind == "big":
             return _reply(handler, 200, b"y" * 10000)
         return _reply(handler, 200, b"ok")

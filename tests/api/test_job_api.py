@@ -246,3 +246,11 @@ def test_other_tenants_job_is_404_on_every_job_route(
 def test_other_tenants_dead_jobs_are_not_in_the_dlq(other_api, add_job):
     add_job(0, "dead")
     assert other_api.get("/v1/dlq").json()["results"] == []
+
+
+def test_retry_of_a_dead_job_whose_task_was_deleted_is_409(api, add_job, task):
+    job = add_job(0, "dead")
+    api.delete(f"/v1/tasks/{task['id']}", HTTP_IF_MATCH='"1"')
+    response = api.post(f"/v1/jobs/{job.id}/retry")
+    assert response.status_code == 409
+    assert Job.objects.get(id=job.id).status == "dead"

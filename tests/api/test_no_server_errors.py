@@ -83,3 +83,22 @@ def test_unknown_route_is_a_json_404(api):
 
 def test_method_not_allowed_is_405(api):
     assert api.put("/v1/tasks", {}, format="json").status_code == 405
+
+
+def test_a_non_ascii_digit_limit_is_400(api):
+    assert api.get("/v1/tasks?limit=\u00b2").status_code == 400
+
+
+def test_a_non_ascii_digit_if_match_is_412(api, make_task):
+    task = make_task()
+    response = api.post(f"/v1/tasks/{task['id']}/pause", HTTP_IF_MATCH='"\u00b2"')
+    assert response.status_code == 412
+
+
+@pytest.mark.parametrize("moment", ["0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00"])
+def test_a_runs_cursor_at_the_edge_of_time_is_400(api, make_task, moment):
+    from scheduler_site.pagination import encode_cursor
+
+    task = make_task()
+    cursor = encode_cursor({"at": moment, "id": "01a22754-0f49-70d3-8cd6-bf449c22e4ef"})
+    assert api.get(f"/v1/tasks/{task['id']}/jobs?cursor={cursor}").status_code == 400

@@ -250,3 +250,38 @@ def test_list_filters_by_status(api, make_task):
 @pytest.mark.parametrize("query", ["limit=0", "limit=500", "limit=abc", "cursor=@@@", "status=x"])
 def test_list_with_bad_query_is_400(api, query):
     assert api.get(f"/v1/tasks?{query}").status_code == 400
+
+
+def test_an_edit_that_leaves_the_schedule_alone_does_not_rerun_a_finished_one_off(api):
+    created = api.post(
+        "/v1/tasks",
+        {"run_at": "2020-01-01T00:00:00Z", "url": "https://93.184.216.34/"},
+        format="json",
+    ).json()
+    Task.objects.filter(id=created["id"]).update(status="completed", next_run_at=None)
+    response = api.patch(
+        f"/v1/tasks/{created['id']}",
+        {"name": "renamed", "timezone": "UTC", "run_at": "2020-01-01T00:00:00Z"},
+        format="json",
+        HTTP_IF_MATCH='"1"',
+    )
+    assert response.status_code == 200
+    stored = Task.objects.get(id=created["id"])
+    assert stored.status == "completed" and stored.next_run_at is None
+
+
+def test_a_new_run_at_makes_a_finished_one_off_run_again(api):
+    created = api.post(
+        "/v1/tasks",
+        {"run_at": "2020-01-01T00:00:00Z", "url": "https://93.184.216.34/"},
+        format="json",
+    ).json()
+    Task.objects.filter(id=created["id"]).update(status="completed", next_run_at=None)
+    response = api.patch(
+        f"/v1/tasks/{created['id']}",
+        {"run_at": "2031-01-01T00:00:00Z"},
+        format="json",
+        HTTP_IF_MATCH='"1"',
+    )
+    assert response.json()["status"] == "active"
+    assert response.json()["next_run_at"] == "2031-01-01T00:00:00Z"

@@ -74,3 +74,10 @@ def test_concurrent_requests_with_one_key_create_one_task(live_server, tenant):
     assert [r.status_code for r in responses] == [201] * 8
     assert len({r.json()["id"] for r in responses}) == 1
     assert Task.objects.filter(tenant=tenant).count() == 1
+
+
+def test_keys_that_differ_only_in_case_are_different_keys(api):
+    first = post_with_key(api, cron_task(), "Key-1")
+    second = post_with_key(api, cron_task(name="other"), "key-1")
+    assert first.status_code == second.status_code == 201
+    assert first.json()["id"] != second.json()["id"]

@@ -2,7 +2,7 @@
 
 import asyncio
 import socket
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from aiohttp.abc import AbstractResolver
@@ -35,6 +35,8 @@ def job_for(url: str) -> ClaimedJob:
         body="",
         secret_ref=None,
         signing_secret=new_signing_secret(),
+        task_status="active",
+        lease_expires_at=now + timedelta(minutes=1),
     )
 
 

@@ -126,3 +126,16 @@ def test_sql_history_purges_rows_past_the_retention(finished_job):
     assert store.purge(archived_before=datetime.now(UTC) - timedelta(days=30), batch_size=10) == 0
     JobHistory.objects.update(archived_at=LONG_AGO)
     assert store.purge(archived_before=datetime.now(UTC) - timedelta(days=29), batch_size=10) == 1
+
+
+def test_archiver_waits_out_an_unavailable_history_store(db, monkeypatch):
+    from execution.archiver_process import ArchiverProcess
+    from history.records import HistoryUnavailable
+
+    def unavailable(**kwargs):
+        raise HistoryUnavailable("cluster down")
+
+    monkeypatch.setattr("execution.archiver_process.archive_batch", unavailable)
+    process = ArchiverProcess(interval=1)
+    assert process._turn() > 0  # a backoff delay, not a crash
+    assert process.turns == 0

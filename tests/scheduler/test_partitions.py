@@ -73,3 +73,8 @@ def test_a_scheduler_that_lost_its_lease_does_not_count_it_as_owned(db):
     b.rebalance(T0 + timedelta(seconds=17))  # b sees a again and gives back half
     assert len(a.rebalance(T0 + timedelta(seconds=18))) == 8
     assert a.owned.isdisjoint(b.owned)
+
+
+def test_lease_rows_beyond_the_partition_count_are_never_taken(db):
+    SchedulerLease.objects.bulk_create([SchedulerLease(partition=p) for p in range(16, 32)])
+    assert node("a").rebalance(T0) == set(range(16))
