@@ -81,9 +81,8 @@ class ExecutorProcess:
         self.concurrency = concurrency
         self.poll_interval = poll_interval
         # At least one slot kept for priority 0, and at least one left for the rest.
-        self.reserved_for_critical = (
-            min(max(1, int(concurrency * critical_share)), concurrency - 1) if concurrency > 1 else 0
-        )
+        share = max(1, int(concurrency * critical_share))
+        self.reserved_for_critical = min(share, concurrency - 1) if concurrency > 1 else 0
         self.grace_seconds = grace_seconds
         self.claim_batch = claim_batch
         self.result_batch = result_batch

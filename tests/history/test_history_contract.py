@@ -26,18 +26,11 @@ def cassandra_store():
     return store
 
 
-@pytest.fixture(
-    params=[
-        "sql",
-        pytest.param(
-            "cassandra",
-            marks=pytest.mark.skipif(
-                not os.environ.get("CASSANDRA_HOSTS"),
-                reason="set CASSANDRA_HOSTS to run the contract against a Cassandra cluster",
-            ),
-        ),  # noqa: E501
-    ]
-)
+NO_CLUSTER = not os.environ.get("CASSANDRA_HOSTS")
+WITH_CLUSTER = pytest.mark.skipif(NO_CLUSTER, reason="no CASSANDRA_HOSTS set")
+
+
+@pytest.fixture(params=["sql", pytest.param("cassandra", marks=WITH_CLUSTER)])
 def store(request, db):
     if request.param == "sql":
         return SqlHistoryStore()
