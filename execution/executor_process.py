@@ -96,7 +96,6 @@ class ExecutorProcess:
         self.results: list[JobResult] = []
         self.hand_backs: list[tuple[str, int]] = []  # claims that will not be fired
         self.saturated_tenants: frozenset[str] = frozenset()
-        self.last_success_at: float | None = None
         self._ready_order = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
@@ -126,15 +125,6 @@ class ExecutorProcess:
         a prefetch, so a slot that frees up never waits for the next claim."""
         return self.concurrency + self.prefetch
 
-    def health(self) -> dict:
-        age = None if self.last_success_at is None else time.time() - self.last_success_at
-        return {
-            "process": self.name,
-            "healthy": age is not None and age < max(30.0, 5 * self.poll_interval),
-            "in_flight": len(self.in_flight),
-            "parked": len(self.parked),
-        }
-
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
@@ -157,7 +147,6 @@ class ExecutorProcess:
             try:
                 busy_again = await self._exchange_once(claim=True)
                 backoff.reset()
-                self.last_success_at = time.time()
                 metrics.mark_healthy(self.name)
                 delay = 0 if busy_again else self._idle_delay()
             except TRANSIENT_DATABASE_ERRORS as exc:

@@ -12,7 +12,6 @@ import logging
 import random
 import signal
 import threading
-import time
 
 from django.db import close_old_connections, connection, reset_queries
 from django.db.utils import InterfaceError, OperationalError
@@ -51,7 +50,6 @@ class LoopProcess:
         self._wakeup = threading.Event()
         self._backoff = Backoff()
         self.turns = 0
-        self.last_success_at: float | None = None
 
     # --- to override -------------------------------------------------------------------
 
@@ -91,7 +89,6 @@ class LoopProcess:
             return delay
         self._backoff.reset()
         self.turns += 1
-        self.last_success_at = time.time()
         mark_healthy(self.name)
         return delay
 
@@ -112,10 +109,6 @@ class LoopProcess:
     def stopping(self) -> bool:
         return self._stopping.is_set()
 
-    def health(self) -> dict:
-        age = None if self.last_success_at is None else time.time() - self.last_success_at
-        healthy = age is not None and age < max(30.0, 5 * self.poll_interval)
-        return {"process": self.name, "healthy": healthy, "turns": self.turns, "age": age}
 
 
 def install_stop_signals(*processes: LoopProcess) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 from django.db import connection
@@ -15,16 +14,7 @@ def is_mysql() -> bool:
 
 def uuid_param(value: uuid.UUID) -> str:
     """MariaDB's native UUID column takes the dashed form; char(32) columns take hex."""
-    return uuid_formatter()(value)
-
-
-def uuid_formatter() -> Callable[[uuid.UUID], str]:
-    """The conversion of `uuid_param`, looked up once for a loop over many ids."""
-    return str if connection.features.has_native_uuid_field else _hex
-
-
-def _hex(value: uuid.UUID) -> str:
-    return value.hex
+    return str(value) if connection.features.has_native_uuid_field else value.hex
 
 
 def datetime_param(value: datetime) -> str:
