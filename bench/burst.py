@@ -9,26 +9,20 @@ p50/p95/p99/max for the critical jobs and for the rest; writes a PNG histogram.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scheduler_site.settings")
-os.environ.setdefault("DATABASE_URL", "mysql://root:@127.0.0.1:3306/scheduler")
-
-import django  # noqa: E402
-
-django.setup()
-
 from django.db import connection  # noqa: E402
 from PIL import Image, ImageDraw  # noqa: E402
 
+import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.harness import (  # noqa: E402
     free_port,
@@ -158,7 +152,7 @@ def main() -> None:
         moment = datetime.fromisoformat(scheduled.replace("Z", "+00:00")).timestamp()
         first.setdefault(key, float(at) - moment)
     task_of = dict(Job.objects.values_list("id", "task_id"))
-    delivered_tasks = {str(task_of.get(__import__("uuid").UUID(key))) for key in first}
+    delivered_tasks = {str(task_of.get(uuid.UUID(key))) for key in first}
     lost = len((rest | critical) - delivered_tasks)
     keys_by_task = {str(task): str(job) for job, task in task_of.items()}
     delays_rest = [first[keys_by_task[t]] for t in rest if keys_by_task.get(t) in first]

@@ -10,23 +10,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scheduler_site.settings")
-os.environ.setdefault("DATABASE_URL", "mysql://root:@127.0.0.1:3306/scheduler")
-
-import django  # noqa: E402
-
-django.setup()
-
 import aiohttp  # noqa: E402
 from django.db import connection  # noqa: E402
 
+import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.harness import (  # noqa: E402
     free_port,

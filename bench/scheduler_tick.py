@@ -13,7 +13,6 @@ Each over --ticks ticks (default 30) on a table that also holds --idle not-yet-d
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -21,16 +20,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scheduler_site.settings")
-os.environ.setdefault("DATABASE_URL", "mysql://root:@127.0.0.1:3306/scheduler")
-
-import django  # noqa: E402
-
-django.setup()
-
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from jobs.models import Job  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402

@@ -110,7 +110,6 @@ class LoopProcess:
         return self._stopping.is_set()
 
 
-
 def install_stop_signals(*processes: LoopProcess) -> None:
     """SIGTERM and SIGINT ask every process to stop after its current turn."""
 

@@ -1,7 +1,6 @@
 """The embedded default: a fresh SQLite database migrates and serves the API under gunicorn."""
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -10,13 +9,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.processes import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture

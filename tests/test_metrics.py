@@ -1,6 +1,5 @@
 """Metrics: the queue as Prometheus sees it, and each process's own counters."""
 
-import socket
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -8,7 +7,7 @@ import requests
 from rest_framework.test import APIClient
 
 from jobs.models import Job
-from tests.processes import ManagedProcess, wait_until
+from tests.processes import ManagedProcess, free_port, wait_until
 
 
 def test_metrics_report_queue_depth_and_due_unclaimed_jobs(make_job):
@@ -25,12 +24,6 @@ def test_metrics_report_queue_depth_and_due_unclaimed_jobs(make_job):
     assert 'scheduler_queue_depth{priority="0",status="pending"} 1.0' in body
     assert 'scheduler_queue_depth{priority="5",status="dead"} 1.0' in body
     assert "scheduler_due_unclaimed_jobs 1.0" in body
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.mark.django_db(transaction=True)
