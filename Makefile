@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run test lint system-packages mariadb bench-scheduler bench-executor bench-burst clean
+.PHONY: run test lint system-packages mariadb cassandra bench-archive bench-scheduler bench-executor bench-burst clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -21,13 +21,16 @@ $(STAMP): requirements.txt
 mariadb:
 	@scripts/ensure_mariadb.sh
 
-# The whole suite on MariaDB, then the embedded mode's suites again on SQLite.
+cassandra:
+	@scripts/ensure_cassandra.sh
+
+# The whole suite on MariaDB and the real Cassandra, then the embedded mode's suites again on
+# SQLite; scripts/test_suite.sh starts (and afterwards stops) MariaDB, Redis and Cassandra.
 SQLITE_SUITES := tests/api tests/scheduler tests/executor tests/history tests/test_end_to_end.py \
 	tests/test_run_all.py tests/test_admin_dlq.py tests/test_embedded_sqlite.py
 
-test: $(STAMP) mariadb
-	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) -m pytest -q -p no:cacheprovider tests
-	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -q -p no:cacheprovider $(SQLITE_SUITES)
+test: $(STAMP)
+	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_suite.sh $(SQLITE_SUITES)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,7 +9,7 @@ from execution.runtime import LoopProcess
 from history.archive import archive_batch
 from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
-from history.stores import history_store
+from history.stores import close_history_stores, history_store
 
 PURGE_EVERY_TURNS = 60
 
@@ -23,6 +23,9 @@ class ArchiverProcess(LoopProcess):
         super().__init__(poll_interval=interval)
         self.batch_size = batch_size
         self.last_result = (0, 0)
+
+    def on_stop(self) -> None:
+        close_history_stores()
 
     def run_once(self) -> float:
         written, deleted = archive_batch(batch_size=self.batch_size)

@@ -84,7 +84,7 @@ class LoopProcess:
             delay = self.run_once()
         except self.transient_errors as exc:
             delay = self._backoff.next_delay()
-            self.logger.warning("database unavailable (%s); retrying in %.1fs", exc, delay)
+            self.logger.warning("unavailable (%s); retrying in %.1fs", exc, delay)
             connection.close()
             return delay
         self._backoff.reset()

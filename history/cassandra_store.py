@@ -15,9 +15,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from cassandra import DriverException
-from cassandra.cluster import Cluster, NoHostAvailable
+from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile, NoHostAvailable
 from cassandra.concurrent import execute_concurrent
 from cassandra.connection import ConnectionException
+from cassandra.policies import (
+    DCAwareRoundRobinPolicy,
+    ExponentialReconnectionPolicy,
+    TokenAwarePolicy,
+)
 from cassandra.protocol import ErrorMessage
 from cassandra.query import UNSET_VALUE
 
@@ -135,8 +140,21 @@ class CassandraHistoryStore:
         self._prepare_lock = threading.Lock()
 
     @classmethod
-    def connect(cls, hosts: list[str], keyspace: str, **kw: Any) -> CassandraHistoryStore:
-        cluster = Cluster(hosts)
+    def connect(
+        cls, hosts: list[str], keyspace: str, *, port: int = 9042, **kw: Any
+    ) -> CassandraHistoryStore:
+        profile = ExecutionProfile(
+            load_balancing_policy=TokenAwarePolicy(DCAwareRoundRobinPolicy()), request_timeout=10
+        )
+        cluster = Cluster(
+            hosts,
+            port=port,
+            execution_profiles={EXEC_PROFILE_DEFAULT: profile},
+            # The driver's default waits up to 10 minutes between tries to reach a node that
+            # went down; the archiver should resume within seconds of the node's return.
+            reconnection_policy=ExponentialReconnectionPolicy(base_delay=0.5, max_delay=5.0),
+            connect_timeout=5,
+        )
         try:
             with _driver_errors("connect"):
                 session = cluster.connect()
@@ -144,6 +162,18 @@ class CassandraHistoryStore:
             cluster.shutdown()
             raise
         return cls(session, keyspace, **kw)
+
+    @property
+    def session(self) -> Any:
+        """The driver session, for operators' checks on the node (TTLs, tracing)."""
+        return self._session
+
+    @property
+    def keyspace(self) -> str:
+        return self._keyspace
+
+    def close(self) -> None:
+        self._session.cluster.shutdown()
 
     def create_schema(self, replication: dict | None = None) -> None:
         with _driver_errors("schema creation"):

@@ -13,12 +13,28 @@ HISTORY_READ_SLACK_DAYS = 7
 
 def history_store() -> HistoryStore:
     return _store(
-        settings.HISTORY_BACKEND, tuple(settings.CASSANDRA_HOSTS), settings.CASSANDRA_KEYSPACE
+        settings.HISTORY_BACKEND,
+        tuple(settings.CASSANDRA_HOSTS),
+        settings.CASSANDRA_PORT,
+        settings.CASSANDRA_KEYSPACE,
     )
 
 
+def close_history_stores() -> None:
+    """Close the connections of every store opened so far (a process's clean stop)."""
+    for store in _opened:
+        close = getattr(store, "close", None)
+        if close is not None:
+            close()
+    _opened.clear()
+    _store.cache_clear()
+
+
+_opened: list[HistoryStore] = []
+
+
 @lru_cache(maxsize=4)
-def _store(backend: str, hosts: tuple[str, ...], keyspace: str) -> HistoryStore:
+def _store(backend: str, hosts: tuple[str, ...], port: int, keyspace: str) -> HistoryStore:
     if backend == "sql":
         from history.sql_store import SqlHistoryStore
 
@@ -35,5 +51,9 @@ def _store(backend: str, hosts: tuple[str, ...], keyspace: str) -> HistoryStore:
             + settings.ARCHIVE_DEAD_AFTER_SECONDS // 86400
             + HISTORY_READ_SLACK_DAYS
         )
-        return CassandraHistoryStore.connect(list(hosts), keyspace, retention_days=window)
+        store = CassandraHistoryStore.connect(
+            list(hosts), keyspace, port=port, retention_days=window
+        )
+        _opened.append(store)
+        return store
     raise RuntimeError(f"unknown HISTORY_BACKEND {backend!r}: use sql or cassandra")

@@ -1,6 +1,8 @@
 """Shared fixtures: a real MariaDB (or the SQLite default), tenants, tokens, API clients."""
 
 import os
+import socket
+import uuid
 from datetime import UTC, datetime
 
 import pytest
@@ -44,6 +46,39 @@ def pytest_sessionstart(session):
             "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd",
             returncode=3,
         )
+
+
+CASSANDRA_HOSTS = os.environ.get("CASSANDRA_HOSTS", "127.0.0.1").split(",")
+CASSANDRA_PORT = int(os.environ.get("CASSANDRA_PORT", "9042"))
+
+
+@pytest.fixture(scope="session")
+def cassandra_node() -> tuple[list[str], int]:
+    """The real Cassandra node's hosts and port; one that does not answer fails the test."""
+    try:
+        socket.create_connection((CASSANDRA_HOSTS[0], CASSANDRA_PORT), timeout=3).close()
+    except OSError as exc:
+        pytest.fail(
+            f"Cassandra is not reachable at {CASSANDRA_HOSTS[0]}:{CASSANDRA_PORT} ({exc}); "
+            "start one with scripts/ensure_cassandra.sh",
+            pytrace=False,
+        )
+    return CASSANDRA_HOSTS, CASSANDRA_PORT
+
+
+@pytest.fixture(scope="session")
+def cassandra_store(cassandra_node):
+    """A history store in a keyspace of its own for this test session, dropped at the end.
+    Tests in it keep apart by using tenants and tasks of their own."""
+    from history.cassandra_store import CassandraHistoryStore
+
+    hosts, port = cassandra_node
+    keyspace = f"test_{uuid.uuid4().hex[:16]}"
+    store = CassandraHistoryStore.connect(hosts, keyspace, port=port)
+    store.create_schema()
+    yield store
+    store.session.execute(f"DROP KEYSPACE IF EXISTS {keyspace}")
+    store.close()
 
 
 @pytest.fixture

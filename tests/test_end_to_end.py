@@ -1,25 +1,54 @@
-"""The whole pipeline in real processes: scheduler, executor, reconciler and archiver.
+"""The whole pipeline in real processes: scheduler, executor, reconciler and archiver, once
+with the SQL history and once with the history on the real Cassandra node.
 
-A task runs every minute against an endpoint that fails twice per run, then succeeds; the
-API then shows each run succeeded on its third attempt, from the queue and from history.
+A task runs every minute against an endpoint that fails twice per run, then succeeds; a
+one-off task fails until it is dead. Both are archived; the API then reads them back from
+the history, merged with what is still in the queue.
 """
 
+import uuid
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from history.models import JobHistory
+from history.stores import close_history_stores, history_store
 from jobs.models import Job
 from tasks.models import Task
 from tests.endpoints import Endpoint
 from tests.processes import ManagedProcess, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ENV = {"EGRESS_ALLOW": "127.0.0.0/8", "ARCHIVE_SUCCEEDED_AFTER_SECONDS": "2"}
+ENV = {
+    "EGRESS_ALLOW": "127.0.0.0/8",
+    "ARCHIVE_SUCCEEDED_AFTER_SECONDS": "2",
+    "ARCHIVE_DEAD_AFTER_SECONDS": "2",
+}
 
 
-def start_pipeline(tmp_path) -> list[ManagedProcess]:
+@pytest.fixture(params=["sql", "cassandra"])
+def history_env(request, settings) -> dict:
+    """The history backend of the test's own API calls and of every process it starts."""
+    settings.EGRESS_ALLOW = "127.0.0.0/8"
+    settings.ARCHIVE_DEAD_AFTER_SECONDS = 2
+    if request.param == "sql":
+        return dict(ENV, HISTORY_BACKEND="sql")
+    store = request.getfixturevalue("cassandra_store")
+    hosts, port = request.getfixturevalue("cassandra_node")
+    settings.HISTORY_BACKEND = "cassandra"
+    settings.CASSANDRA_HOSTS, settings.CASSANDRA_PORT = hosts, port
+    settings.CASSANDRA_KEYSPACE = store.keyspace
+    request.addfinalizer(close_history_stores)
+    return dict(
+        ENV,
+        HISTORY_BACKEND="cassandra",
+        CASSANDRA_HOSTS=",".join(hosts),
+        CASSANDRA_PORT=str(port),
+        CASSANDRA_KEYSPACE=store.keyspace,
+    )
+
+
+def start_pipeline(tmp_path, env: dict) -> list[ManagedProcess]:
     commands = {
         "scheduler": ["run_scheduler", "--tick", "0.5", "--lookahead", "0"],
         "executor": ["run_executor", "--poll-interval", "0.5"],
@@ -27,14 +56,22 @@ def start_pipeline(tmp_path) -> list[ManagedProcess]:
         "archiver": ["run_archiver", "--interval", "1"],
     }
     return [
-        ManagedProcess(args, tmp_path / f"{name}.log", env=ENV) for name, args in commands.items()
+        ManagedProcess(args, tmp_path / f"{name}.log", env=env) for name, args in commands.items()
     ]
 
 
-def test_cron_task_with_a_flaky_endpoint_through_every_process(api, settings, tmp_path):
-    settings.EGRESS_ALLOW = "127.0.0.0/8"
+def archived_runs(tenant, task_id: str) -> list:
+    runs = history_store().task_runs(
+        tenant_id=tenant.id, task_id=uuid.UUID(task_id), before=None, limit=50
+    )
+    return [run for run in runs if not Job.objects.filter(id=run.id).exists()]
+
+
+def test_runs_of_every_kind_are_delivered_archived_and_read_back(
+    api, tenant, tmp_path, history_env
+):
     endpoint = Endpoint()
-    created = api.post(
+    cron = api.post(
         "/v1/tasks",
         {
             "name": "flaky",
@@ -46,28 +83,50 @@ def test_cron_task_with_a_flaky_endpoint_through_every_process(api, settings, tm
         },
         format="json",
     ).json()
+    one_off = api.post(
+        "/v1/tasks",
+        {
+            "name": "doomed",
+            "run_at": datetime.now(UTC).isoformat(),
+            "url": endpoint.url("/status/500"),
+            "backoff_base_seconds": 1,
+            "max_attempts": 2,
+        },
+        format="json",
+    ).json()
     first_run = datetime.now(UTC).replace(second=0, microsecond=0) - timedelta(minutes=2)
-    Task.objects.filter(id=created["id"]).update(next_run_at=first_run)
-    processes = start_pipeline(tmp_path)
+    Task.objects.filter(id=cron["id"]).update(next_run_at=first_run)
+    processes = start_pipeline(tmp_path, history_env)
     try:
         wait_until(
-            lambda: JobHistory.objects.filter(task_id=created["id"]).count() >= 3,
+            lambda: len(archived_runs(tenant, cron["id"])) >= 3
+            and len(archived_runs(tenant, one_off["id"])) == 1,
             timeout=60,
-            message="three runs did not reach the history",
+            interval=0.5,
+            message="three cron runs and the dead one-off did not reach the history",
         )
     finally:
-        for process in processes:
-            assert process.stop() == 0, process.log()
+        exit_codes = [process.stop() for process in processes]
         endpoint.close()
+    assert exit_codes == [0] * len(processes), [process.log() for process in processes]
 
-    runs = api.get(f"/v1/tasks/{created['id']}/jobs").json()["results"]
-    finished = [run for run in runs if run["status"] == "succeeded"]
+    archived = [run.id for run in archived_runs(tenant, cron["id"])]
     expected = [first_run + timedelta(minutes=n) for n in range(3)]
+    # The next run waits in the queue: the task's runs merge it with the archived ones.
+    queued = Job.objects.create(
+        tenant=tenant,
+        task_id=cron["id"],
+        scheduled_at=first_run + timedelta(minutes=5),
+        next_attempt_at=first_run + timedelta(minutes=5),
+    )
+    runs = api.get(f"/v1/tasks/{cron['id']}/jobs").json()["results"]
+    assert [run["id"] for run in runs][:1] == [str(queued.id)]
+    assert runs[0]["status"] == "pending"
+    finished = [run for run in runs if run["status"] == "succeeded"]
     assert [datetime.fromisoformat(r["scheduled_at"]) for r in finished][-3:] == expected[::-1]
     assert all(run["attempt"] == 3 and run["http_status"] == 200 for run in finished)
-    archived = JobHistory.objects.filter(task_id=created["id"]).values_list("id", flat=True)
+    assert len({run["id"] for run in runs}) == len(runs)
     for job_id in archived:
-        assert not Job.objects.filter(id=job_id).exists()
         assert api.get(f"/v1/jobs/{job_id}").json()["attempt"] == 3
 
     attempts = defaultdict(list)
@@ -75,3 +134,8 @@ def test_cron_task_with_a_flaky_endpoint_through_every_process(api, settings, tm
         attempts[call.headers["Idempotency-Key"]].append(call.headers["X-Attempt"])
     for job_id in archived:
         assert attempts[str(job_id)] == ["1", "2", "3"]
+
+    (dead,) = api.get(f"/v1/tasks/{one_off['id']}/jobs").json()["results"]
+    assert not Job.objects.filter(id=dead["id"]).exists()
+    read = api.get(f"/v1/jobs/{dead['id']}").json()
+    assert (read["status"], read["attempt"], read["http_status"]) == ("dead", 2, 500)

@@ -93,7 +93,7 @@ def test_scheduler_waits_out_a_database_cut_and_goes_on(tenant, add_task, tmp_pa
         wait_until(lambda: " tick " in process.log(), timeout=20, message="no tick")
         proxy.cut()
         wait_until(
-            lambda: "database unavailable" in process.log(),
+            lambda: "unavailable (" in process.log(),
             timeout=20,
             message="the scheduler did not notice the cut",
         )

@@ -35,7 +35,9 @@ class Command(BaseCommand):
         from history.cassandra_store import CassandraHistoryStore
 
         try:
-            store = CassandraHistoryStore.connect(settings.CASSANDRA_HOSTS, keyspace)
+            store = CassandraHistoryStore.connect(
+                settings.CASSANDRA_HOSTS, keyspace, port=settings.CASSANDRA_PORT
+            )
             store.create_schema(replication_map)
         except HistoryUnavailable as exc:
             raise CommandError(str(exc)) from exc
