@@ -44,6 +44,9 @@ bench-scheduler: $(STAMP) mariadb
 bench-executor: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/executor_throughput.py
 
+bench-archive: $(STAMP) mariadb cassandra
+	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1 $(PY) bench/archive_cassandra.py
+
 bench-burst: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py
 

@@ -1,0 +1,146 @@
+"""Archive throughput: N finished jobs leave MariaDB's jobs table for the history, once into
+the SQL history table and once into the real Cassandra node, in the same run.
+
+For each store it prints two rates: the history write alone (the store's `write` of the
+same records, nothing else) and the whole archive (`archive_batch` in a loop: read a batch
+from the queue, write it to the history, delete it from the queue).
+    DATABASE_URL=mysql://root:@127.0.0.1:3306/scheduler CASSANDRA_HOSTS=127.0.0.1 \
+        python bench/archive_cassandra.py --jobs 100000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
+from bench.common import machine_line, use_fresh_database  # noqa: E402
+from history.archive import archive_batch, job_record  # noqa: E402
+from history.cassandra_store import CassandraHistoryStore  # noqa: E402
+from history.models import JobHistory  # noqa: E402
+from history.records import HistoryStore  # noqa: E402
+from history.sql_store import SqlHistoryStore  # noqa: E402
+from jobs.models import Job  # noqa: E402
+from scheduler_site.ids import new_id  # noqa: E402
+from tasks.models import Task, Tenant  # noqa: E402
+from tasks.services import bucket_for  # noqa: E402
+
+FINISHED = datetime.now(UTC) - timedelta(hours=2)
+
+
+def fill_queue(jobs: int) -> None:
+    """`jobs` succeeded jobs, finished two hours ago, spread over 100 tasks."""
+    tenant = Tenant.objects.create(name=f"bench-{uuid.uuid4().hex[:6]}")
+    tasks = []
+    for _ in range(100):
+        task_id = new_id()
+        tasks.append(
+            Task.objects.create(
+                id=task_id,
+                tenant=tenant,
+                url="https://93.184.216.34/hook",
+                run_at=FINISHED,
+                status="completed",
+                bucket=bucket_for(task_id),
+            )
+        )
+    rows = (
+        Job(
+            tenant=tenant,
+            task=tasks[n % 100],
+            scheduled_at=FINISHED - timedelta(seconds=n),
+            next_attempt_at=FINISHED - timedelta(seconds=n),
+            status="succeeded",
+            attempt=1,
+            started_at=FINISHED,
+            finished_at=FINISHED,
+            http_status=200,
+            response_body="ok",
+            duration_ms=12,
+        )
+        for n in range(jobs)
+    )
+    Job.objects.bulk_create(rows, batch_size=5000)
+
+
+def timed_write(store: HistoryStore, batch_size: int) -> float:
+    """Rows/s of the history write alone, for the records now in the queue."""
+    records = [job_record(job) for job in Job.objects.order_by("id").iterator(chunk_size=5000)]
+    started = time.perf_counter()
+    for start in range(0, len(records), batch_size):
+        store.write(records[start : start + batch_size])
+    return len(records) / (time.perf_counter() - started)
+
+
+def timed_archive(store: HistoryStore, batch_size: int) -> tuple[float, int]:
+    """Rows/s of the whole archive until the queue is empty; returns (rate, rows moved)."""
+    moved, started = 0, time.perf_counter()
+    while True:
+        written, deleted = archive_batch(batch_size=batch_size, store=store)
+        if not written:
+            break
+        assert written == deleted, (written, deleted)
+        moved += deleted
+    return moved / (time.perf_counter() - started), moved
+
+
+def clear_sql_history() -> None:
+    JobHistory.objects.all()._raw_delete(JobHistory.objects.db)
+
+
+def clear_cassandra(store: CassandraHistoryStore) -> None:
+    for table in ("job_history", "job_by_id"):
+        store.session.execute(f"TRUNCATE {store.keyspace}.{table}")
+
+
+def cassandra_store() -> CassandraHistoryStore:
+    hosts = os.environ.get("CASSANDRA_HOSTS", "127.0.0.1").split(",")
+    port = int(os.environ.get("CASSANDRA_PORT", "9042"))
+    store = CassandraHistoryStore.connect(hosts, f"bench_{uuid.uuid4().hex[:12]}", port=port)
+    store.create_schema()
+    return store
+
+
+def measure(name: str, store: HistoryStore, jobs: int, batch_size: int, clear) -> dict:
+    fill_queue(jobs)
+    write_rate = timed_write(store, batch_size)
+    clear()  # the archive then inserts, as it would in production, rather than overwrites
+    archive_rate, moved = timed_archive(store, batch_size)
+    assert moved == jobs and not Job.objects.exists(), "jobs left in the queue"
+    rates = f"write alone {write_rate:8,.0f} rows/s   archive {archive_rate:8,.0f} rows/s"
+    print(f"  {name:<10} {rates}")
+    return {"write": write_rate, "archive": archive_rate}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=100_000)
+    parser.add_argument("--batch-size", type=int, default=500)
+    args = parser.parse_args()
+    use_fresh_database("archive_bench")
+    cassandra = cassandra_store()
+    version = cassandra.session.execute("SELECT release_version FROM system.local").one()[0]
+    print(machine_line() + f", Cassandra {version} (one node, 1 GB heap)")
+    print(f"{args.jobs:,} finished jobs, batches of {args.batch_size}")
+    try:
+        sql = measure("sql", SqlHistoryStore(), args.jobs, args.batch_size, clear_sql_history)
+        cql = measure(
+            "cassandra", cassandra, args.jobs, args.batch_size, lambda: clear_cassandra(cassandra)
+        )
+    finally:
+        cassandra.session.execute(f"DROP KEYSPACE IF EXISTS {cassandra.keyspace}")
+        cassandra.close()
+    print(
+        f"cassandra / sql: write alone {cql['write'] / sql['write']:.2f}, "
+        f"archive {cql['archive'] / sql['archive']:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
