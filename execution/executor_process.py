@@ -32,6 +32,7 @@ from tasks.secrets import secret_values
 logger = logging.getLogger("execution.executor")
 
 MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
+UNDECRYPTABLE_SECRET = "secret_ref {name!r}: the secret could not be decrypted"
 FAILED_TO_CALL = "the executor could not make the call"
 RESULT_FLUSH_SECONDS = 0.05
 # Jobs due within two poll intervals are claimed, so a claim that takes long under load
@@ -217,18 +218,16 @@ class ExecutorProcess:
 
     def _with_secrets(self, jobs: list[ClaimedJob]) -> list[ParkedJob]:
         refs = {(job.tenant_id, job.secret_ref) for job in jobs if job.secret_ref}
-        values = secret_values(refs=refs)
+        lookup = secret_values(refs=refs)
         parked = []
         for job in jobs:
             ref = (job.tenant_id, job.secret_ref)
-            missing = job.secret_ref is not None and ref not in values
-            parked.append(
-                ParkedJob(
-                    job,
-                    values.get(ref) if job.secret_ref else None,
-                    MISSING_SECRET.format(name=job.secret_ref) if missing else None,
-                )
-            )
+            error = None
+            if ref in lookup.undecryptable:
+                error = UNDECRYPTABLE_SECRET.format(name=job.secret_ref)
+            elif job.secret_ref is not None and ref not in lookup.values:
+                error = MISSING_SECRET.format(name=job.secret_ref)
+            parked.append(ParkedJob(job, lookup.values.get(ref), error))
         return parked
 
     # --- holding and firing ------------------------------------------------------------------

@@ -10,14 +10,12 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
 from django.utils import timezone
 
 from history.records import HistoryRecord, HistoryStore
 from history.stores import history_store
-from jobs import queue_sql
+from jobs.archive_delete import archive_delete
 from jobs.models import Job, JobStatus
-from scheduler_site.sqltools import uuid_param
 
 
 def job_record(job: Job) -> HistoryRecord:
@@ -58,13 +56,4 @@ def archive_batch(
     (store or history_store()).write([job_record(job) for job in jobs])
     if between_writes is not None:
         between_writes()
-    return len(jobs), delete_archived(jobs)
-
-
-def delete_archived(jobs: list[Job]) -> int:
-    params = []
-    for job in jobs:
-        params += [uuid_param(job.id), job.status, job.attempt]
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(queue_sql.archive_delete(len(jobs)), params)
-        return cursor.rowcount
+    return len(jobs), archive_delete(jobs)

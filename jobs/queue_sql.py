@@ -157,12 +157,3 @@ WHERE id IN (
     SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < %s LIMIT %s
 )
 """
-
-# --- archive: delete exactly the finished jobs that were written to the history ----------
-# A job whose status or attempt changed since it was read (a dead job retried meanwhile)
-# no longer matches and stays.
-
-
-def archive_delete(count: int) -> str:
-    rows = ", ".join(["(%s, %s, %s)"] * count)
-    return f"DELETE FROM jobs WHERE (id, status, attempt) IN ({rows})"

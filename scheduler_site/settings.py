@@ -3,13 +3,24 @@
 from datetime import timedelta
 from pathlib import Path
 
+from scheduler_site import keys
 from scheduler_site.database import database_settings
 from scheduler_site.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-secret-key-change-me-in-production-0123456789")
 DEBUG = env_bool("DEBUG", False)
+# Missing, short or development keys stop every process unless DEBUG is on (keys.py).
+SECRET_KEY = keys.signing_key(
+    "SECRET_KEY", env_str("SECRET_KEY"), debug=DEBUG, development=keys.DEV_SECRET_KEY
+)
+JWT_SIGNING_KEY = keys.signing_key(
+    "JWT_SIGNING_KEY", env_str("JWT_SIGNING_KEY"), debug=DEBUG, development=keys.DEV_JWT_SIGNING_KEY
+)
+# Tenant secrets at rest: the first key encrypts, every key decrypts (rotate_secrets).
+SECRETS_ENCRYPTION_KEYS = keys.fernet_keys(
+    "SECRETS_ENCRYPTION_KEYS", env_str("SECRETS_ENCRYPTION_KEYS"), debug=DEBUG
+)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 
 INSTALLED_APPS = [
@@ -81,7 +92,8 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
 }
 
-JWT_SIGNING_KEY = env_str("JWT_SIGNING_KEY", SECRET_KEY)
+# No token lives longer than this (issue_token refuses more; the API refuses such tokens).
+JWT_MAX_TTL_SECONDS = 366 * 86400
 SIMPLE_JWT = {
     "ALGORITHM": "HS256",
     "SIGNING_KEY": JWT_SIGNING_KEY,
@@ -115,8 +127,6 @@ SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)
 SCHEDULER_PARTITIONS = env_int("SCHEDULER_PARTITIONS", 16)
 SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10)
 
-# Fernet key that encrypts tenant secrets at rest; by default derived from SECRET_KEY.
-SECRETS_ENCRYPTION_KEY = env_str("SECRETS_ENCRYPTION_KEY", "")
 SECRET_VALUE_MAX_BYTES = 4096
 
 # Archiver: finished jobs leave the jobs table after these delays (dead ones stay for the

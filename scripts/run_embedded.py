@@ -16,6 +16,9 @@ from pathlib import Path
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from scheduler_site.keys import fresh_keys  # noqa: E402 - needs the project on the path
+
 RUN_DIR = ROOT / "run"
 PYTHON = sys.executable
 PORT = int(os.environ.get("PORT", "8000"))
@@ -34,6 +37,17 @@ def manage(*args: str) -> str:
         text=True,
     )
     return result.stdout.strip()
+
+
+def local_keys() -> dict[str, str]:
+    """This install's keys: made on the first `make run` and kept in run/keys.env (readable
+    by its owner only), so that tokens and stored secrets outlive a restart."""
+    path = RUN_DIR / "keys.env"
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text("".join(f"{name}={value}\n" for name, value in fresh_keys().items()))
+    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+    return {name: value for name, value in pairs if not os.environ.get(name)}
 
 
 def demo_tenant_id() -> str:
@@ -99,9 +113,10 @@ Press Ctrl-C to stop.
 
 def main() -> None:
     RUN_DIR.mkdir(exist_ok=True)
+    ENV.update(local_keys())
     manage("migrate", "--noinput")
     tenant_id = demo_tenant_id()
-    token = manage("issue_token", tenant_id, "--ttl", str(30 * 86400))
+    token = manage("issue_token", tenant_id, "--ttl", str(86400))
     base = f"http://127.0.0.1:{PORT}"
     processes = [
         start(

@@ -20,6 +20,11 @@ class Tenant(models.Model):
     id = models.UUIDField(primary_key=True, default=new_id, editable=False)
     name = models.CharField(max_length=200)
     signing_secret = models.CharField(max_length=100, default=new_signing_secret)
+    # After a rotation the old secret signs too, until this instant (receivers switch over).
+    previous_signing_secret = models.CharField(max_length=100, null=True, blank=True)
+    previous_signing_secret_until = models.DateTimeField(null=True, blank=True)
+    # Tokens issued before this instant are refused (revoke_tokens).
+    tokens_not_before = models.DateTimeField(null=True, blank=True)
     concurrency_limit = models.PositiveIntegerField(default=1000)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import logging
+from dataclasses import dataclass, field
 from functools import lru_cache
 
-from cryptography.fernet import Fernet, InvalidToken
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
@@ -14,21 +14,18 @@ from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant, TenantSecret
 from tasks.rules import SECRET_NAME
 
-
-class SecretUnavailable(Exception):
-    """A task names a secret that does not exist (or cannot be decrypted)."""
+logger = logging.getLogger("tasks.secrets")
+SecretRef = tuple[str, str]  # (tenant id, secret name)
 
 
 @lru_cache(maxsize=4)
-def _fernet(key: str, fallback: str) -> Fernet:
-    if key:
-        return Fernet(key.encode())
-    derived = hashlib.sha256(b"tenant-secrets:" + fallback.encode()).digest()
-    return Fernet(base64.urlsafe_b64encode(derived))
+def _cipher(keys: tuple[str, ...]) -> MultiFernet:
+    return MultiFernet([Fernet(key.encode()) for key in keys])
 
 
-def cipher() -> Fernet:
-    return _fernet(settings.SECRETS_ENCRYPTION_KEY, settings.SECRET_KEY)
+def cipher() -> MultiFernet:
+    """Encrypts with the first of SECRETS_ENCRYPTION_KEYS, decrypts with any of them."""
+    return _cipher(tuple(settings.SECRETS_ENCRYPTION_KEYS))
 
 
 def _check(name: str, value: object) -> str:
@@ -74,19 +71,54 @@ def secret_names(*, tenant: Tenant) -> list[TenantSecret]:
     return list(TenantSecret.objects.filter(tenant=tenant).order_by("name"))
 
 
-def secret_values(*, refs: set[tuple[str, str]]) -> dict[tuple[str, str], str]:
-    """Decrypted values for (tenant id, name) pairs; missing ones are absent."""
+@dataclass
+class SecretLookup:
+    """What a batch of secret references found: values, and the ones no key decrypts.
+    A reference in neither names no secret of its tenant."""
+
+    values: dict[SecretRef, str] = field(default_factory=dict)
+    undecryptable: set[SecretRef] = field(default_factory=set)
+
+
+def secret_values(*, refs: set[SecretRef]) -> SecretLookup:
+    """Decrypted values for (tenant id, name) pairs."""
+    lookup = SecretLookup()
     if not refs:
-        return {}
+        return lookup
     tenant_ids = {tenant_id for tenant_id, _ in refs}
     names = {name for _, name in refs}
-    found = {}
     rows = TenantSecret.objects.filter(tenant_id__in=tenant_ids, name__in=names)
-    for secret in rows.values_list("tenant_id", "name", "encrypted_value"):
-        key = (str(secret[0]), secret[1])
-        if key in refs:
+    for tenant_id, name, encrypted in rows.values_list("tenant_id", "name", "encrypted_value"):
+        ref = (str(tenant_id), name)
+        if ref not in refs:
+            continue
+        try:
+            lookup.values[ref] = cipher().decrypt(encrypted.encode()).decode()
+        except InvalidToken:
+            # A key was dropped from SECRETS_ENCRYPTION_KEYS before rotate_secrets ran.
+            logger.error("secret %r of tenant %s: no key decrypts it", name, tenant_id)
+            lookup.undecryptable.add(ref)
+    return lookup
+
+
+def secrets_rotate(*, batch_size: int = 500) -> tuple[int, int]:
+    """Re-encrypt every secret with the first key; returns (rotated, undecryptable)."""
+    rotated = failed = 0
+    remaining = TenantSecret.objects.order_by("id")
+    while True:
+        batch = list(remaining[:batch_size])
+        if not batch:
+            return rotated, failed
+        for secret in batch:
             try:
-                found[key] = cipher().decrypt(secret[2].encode()).decode()
+                renewed = cipher().rotate(secret.encrypted_value.encode()).decode()
             except InvalidToken:
+                name, tenant_id = secret.name, secret.tenant_id
+                logger.error("secret %r of tenant %s: no key decrypts it", name, tenant_id)
+                failed += 1
                 continue
-    return found
+            # Guarded by the old ciphertext: a value replaced meanwhile is left as it is.
+            rotated += TenantSecret.objects.filter(
+                id=secret.id, encrypted_value=secret.encrypted_value
+            ).update(encrypted_value=renewed)
+        remaining = TenantSecret.objects.filter(id__gt=batch[-1].id).order_by("id")

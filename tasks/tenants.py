@@ -1,0 +1,41 @@
+"""Tenant use cases of operators: revoke tokens, rotate the signing secret."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from tasks.models import Tenant, new_signing_secret
+
+# For this long after a rotation every call is signed with the old secret as well.
+SIGNING_SECRET_OVERLAP = timedelta(hours=24)
+
+
+def tenant_revoke_tokens(*, tenant: Tenant, now: datetime | None = None) -> datetime:
+    """Refuse every token of the tenant issued until now; returns the new cut-off.
+
+    Tokens carry whole seconds, so the cut-off is the next whole second: a token issued in
+    the same second as the revocation is refused too (issue_token issues from the cut-off).
+    """
+    moment = (now or timezone.now()).replace(microsecond=0) + timedelta(seconds=1)
+    Tenant.objects.filter(id=tenant.id).update(tokens_not_before=moment)
+    tenant.tokens_not_before = moment
+    return moment
+
+
+def tenant_rotate_signing_secret(*, tenant: Tenant, now: datetime | None = None) -> str:
+    """A new signing secret; the old one keeps signing calls for SIGNING_SECRET_OVERLAP."""
+    fresh = new_signing_secret()
+    until = (now or timezone.now()) + SIGNING_SECRET_OVERLAP
+    while True:
+        old = Tenant.objects.values_list("signing_secret", flat=True).get(id=tenant.id)
+        # Guarded by the secret read: of two rotations at once, each keeps its predecessor.
+        changed = Tenant.objects.filter(id=tenant.id, signing_secret=old).update(
+            signing_secret=fresh, previous_signing_secret=old, previous_signing_secret_until=until
+        )
+        if changed:
+            break
+    tenant.signing_secret, tenant.previous_signing_secret = fresh, old
+    tenant.previous_signing_secret_until = until
+    return fresh

@@ -1,0 +1,14 @@
+"""The suite's settings: the project's own, with keys made for this run.
+
+DEBUG is off in the suite, as in production, so every process needs real keys; the ones
+made here go into the environment, so the processes that tests start share them.
+"""
+
+import os
+
+from scheduler_site.keys import fresh_keys
+
+for _name, _value in fresh_keys().items():
+    os.environ.setdefault(_name, _value)
+
+from scheduler_site.settings import *  # noqa: E402,F403

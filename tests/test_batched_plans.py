@@ -1,0 +1,104 @@
+"""Every batched statement reaches its rows through the primary key.
+
+MariaDB plans a statement anew for every batch size. When a batch's plan leaves the primary
+key, a few hundred rows make it scan (and, under REPEATABLE READ, lock) the whole table, so
+each batched statement is EXPLAINed here with a batch of 500 over a table of thousands of
+jobs in every status.
+"""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+
+from jobs.archive_delete import DELETE_MYSQL, delete_sqlite
+from jobs.models import Job
+from jobs.queue_sql import (
+    CLAIMED_DETAILS_MYSQL,
+    HAND_BACK_MYSQL,
+    MARK_RUNNING_MYSQL,
+    RECORD_RESULTS_MYSQL,
+)
+from tasks.models import Task
+from tasks.sql import ADVANCE_TASKS_MYSQL
+from tests.conftest import PUBLIC_URL
+
+BATCH = 500
+STATUSES = ["pending", "running", "succeeded", "dead", "cancelled"]
+WHEN = "2026-06-01 12:00:00.000000"
+
+
+@pytest.fixture
+def crowded_queue(db, tenant) -> tuple[list[str], list[str]]:
+    """2,000 tasks and 6,000 jobs in every status; the ids of BATCH of each."""
+    if connection.vendor != "mysql":
+        pytest.fail("plans are MariaDB's: run with DATABASE_URL=mysql://...")
+    start = datetime(2026, 6, 1, tzinfo=UTC)
+    tasks = Task.objects.bulk_create(
+        Task(tenant=tenant, url=PUBLIC_URL, cron="* * * * *", next_run_at=start, bucket=n % 1024)
+        for n in range(2000)
+    )
+    Job.objects.bulk_create(
+        Job(
+            tenant=tenant,
+            task=tasks[n % len(tasks)],
+            scheduled_at=start + timedelta(seconds=n),
+            next_attempt_at=start + timedelta(seconds=n),
+            status=STATUSES[n % len(STATUSES)],
+            attempt=1,
+            worker_id="w1",
+        )
+        for n in range(6000)
+    )
+    jobs = [str(job_id) for job_id in Job.objects.values_list("id", flat=True)[:BATCH]]
+    return jobs, [str(task.id) for task in tasks[:BATCH]]
+
+
+def batched(jobs: list[str], tasks: list[str]) -> dict[str, tuple[str, list, str]]:
+    """Each batched statement with a BATCH-row parameter, and the table it must reach by key."""
+    result = [[job_id, 1, "succeeded", None, WHEN, 200, None, None, 5] for job_id in jobs]
+    return {
+        "archive delete": (DELETE_MYSQL, [json.dumps([[i, "succeeded", 1] for i in jobs])], "j"),
+        "claim: mark running": (MARK_RUNNING_MYSQL, [json.dumps(jobs), "w1", 30], "j"),
+        "claim: details": (CLAIMED_DETAILS_MYSQL, [json.dumps(jobs), "w1"], "j"),
+        "results": (RECORD_RESULTS_MYSQL, [json.dumps(result), "w1"], "j"),
+        "hand back": (HAND_BACK_MYSQL, [json.dumps([[i, 1] for i in jobs]), "w1"], "j"),
+        "tick: advance tasks": (
+            ADVANCE_TASKS_MYSQL,
+            [json.dumps([[task_id, WHEN, "active"] for task_id in tasks])],
+            "t",
+        ),
+    }
+
+
+def plan_of(statement: str, params: list) -> list[dict]:
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + statement, params)
+        columns = [column[0] for column in cursor.description]
+        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "archive delete",
+        "claim: mark running",
+        "claim: details",
+        "results",
+        "hand back",
+        "tick: advance tasks",
+    ],
+)
+def test_a_batch_of_500_reaches_its_rows_through_the_primary_key(name, crowded_queue):
+    statement, params, table = batched(*crowded_queue)[name]
+    plan = plan_of(statement, params)
+    (target,) = [row for row in plan if row["table"] == table]
+    assert (target["key"], target["type"]) == ("PRIMARY", "eq_ref"), plan
+
+
+def test_the_tuple_list_form_of_the_delete_would_scan_the_table(crowded_queue):
+    """What the check above guards against: the former delete, a tuple IN list."""
+    params = [value for job_id in crowded_queue[0] for value in (job_id, "succeeded", 1)]
+    (row,) = plan_of(delete_sqlite(BATCH), params)
+    assert row["type"] == "ALL", row
