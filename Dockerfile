@@ -9,7 +9,11 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
-RUN python manage.py collectstatic --noinput
+# Static files need no keys; the running processes do (SECRET_KEY, JWT_SIGNING_KEY,
+# SECRETS_ENCRYPTION_KEYS), so DEBUG is on for this build step only.
+RUN DEBUG=true python manage.py collectstatic --noinput \
+ && useradd --system --uid 10001 --no-create-home scheduler
+USER scheduler
 
 ENV PORT=8000 GUNICORN_BIND=0.0.0.0:8000
 EXPOSE 8000

@@ -60,7 +60,10 @@ def request_headers(job: ClaimedJob, *, authorization: str | None, sent_at: date
     )
     headers.update(
         signature_headers(
-            secret=job.signing_secret, message_id=job.id, sent_at=sent_at, body=job.body
+            secrets=[job.signing_secret, *filter(None, [job.previous_signing_secret])],
+            message_id=job.id,
+            sent_at=sent_at,
+            body=job.body,
         )
     )
     if authorization is not None:

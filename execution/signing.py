@@ -16,10 +16,12 @@ def _signer(secret: str) -> Webhook:
     return Webhook(secret)
 
 
-def signature_headers(*, secret: str, message_id: str, sent_at: datetime, body: str) -> dict:
-    signature = _signer(secret).sign(message_id, sent_at, body)
+def signature_headers(*, secrets: list[str], message_id: str, sent_at: datetime, body: str) -> dict:
+    """One signature per secret, space separated (Standard Webhooks lets a receiver accept
+    the message when any one of them verifies): during a rotation, the new and the old."""
+    signatures = [_signer(secret).sign(message_id, sent_at, body) for secret in secrets]
     return {
         "webhook-id": message_id,
         "webhook-timestamp": str(int(sent_at.timestamp())),
-        "webhook-signature": signature,
+        "webhook-signature": " ".join(signatures),
     }

@@ -9,7 +9,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -45,6 +45,8 @@ class ClaimedJob:
     signing_secret: str
     task_status: str
     lease_expires_at: datetime
+    # The secret before a rotation, while calls are still signed with it as well.
+    previous_signing_secret: str | None = None
 
 
 @dataclass(slots=True)
@@ -216,7 +218,14 @@ def _claimed(row) -> ClaimedJob:
         signing_secret=row[15],
         task_status=row[16],
         lease_expires_at=datetime_from_db(row[17]),
+        previous_signing_secret=_still_signing(row[18], datetime_from_db(row[19])),
     )
+
+
+def _still_signing(previous: str | None, until: datetime | None) -> str | None:
+    if previous and until is not None and until > datetime.now(UTC):
+        return previous
+    return None
 
 
 # --- results and hand-backs --------------------------------------------------------------------

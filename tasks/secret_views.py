@@ -1,5 +1,6 @@
 """The secrets API: PUT and DELETE by name, GET lists names only."""
 
+from django.utils import timezone
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -44,4 +45,13 @@ class SigningSecretView(APIView):
     """The tenant's Standard Webhooks signing secret, to verify the calls it receives."""
 
     def get(self, request: Request) -> Response:
-        return Response({"signing_secret": request.user.signing_secret})
+        tenant = request.user
+        until = tenant.previous_signing_secret_until
+        overlapping = until is not None and until > timezone.now()
+        return Response(
+            {
+                "signing_secret": tenant.signing_secret,
+                # After a rotation calls carry the old secret's signature too, until then.
+                "previous_secret_signs_until": until.isoformat() if overlapping else None,
+            }
+        )

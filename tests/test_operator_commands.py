@@ -1,5 +1,6 @@
-"""Operator commands: create_tenant and issue_token print one value and nothing else."""
+"""Operator commands: tenants, tokens and keys; each prints one value and nothing else."""
 
+from datetime import UTC, datetime, timedelta
 from io import StringIO
 
 import pytest
@@ -41,3 +42,31 @@ def test_issue_token_honours_ttl(tenant):
 def test_issue_token_for_an_unknown_tenant_fails(db, tenant_id):
     with pytest.raises(CommandError):
         run("issue_token", tenant_id)
+
+
+@pytest.mark.parametrize("ttl", ["0", "-5", str(366 * 86400 + 1), str(10**12)])
+def test_issue_token_refuses_a_lifetime_outside_one_second_to_a_year(tenant, ttl):
+    with pytest.raises(CommandError, match="--ttl: a token lives from 1 to"):
+        run("issue_token", str(tenant.id), "--ttl", ttl)
+
+
+def test_issue_token_accepts_a_year(tenant):
+    token = AccessToken(run("issue_token", str(tenant.id), "--ttl", str(366 * 86400)))
+    assert token["exp"] - token["iat"] == 366 * 86400
+
+
+def test_revoke_tokens_refuses_the_tenants_earlier_tokens(tenant):
+    token = run("issue_token", str(tenant.id))
+    run("revoke_tokens", str(tenant.id))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert client.get("/v1/tasks").status_code == 401
+
+
+def test_rotate_signing_secret_prints_the_new_secret_and_keeps_the_old_one_signing(tenant):
+    old = tenant.signing_secret
+    printed = run("rotate_signing_secret", str(tenant.id))
+    tenant.refresh_from_db()
+    assert printed == tenant.signing_secret != old
+    assert tenant.previous_signing_secret == old
+    assert tenant.previous_signing_secret_until > datetime.now(UTC) + timedelta(hours=23)

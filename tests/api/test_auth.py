@@ -1,14 +1,18 @@
 """Authentication: a valid token for an active tenant, or 401."""
 
+import time
 from datetime import timedelta
 
 import jwt
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import AccessToken
 
+from scheduler_site import keys
 from tasks.auth import issue_token
 from tasks.models import Tenant
+from tasks.tenants import tenant_revoke_tokens
 
 
 def call_with(token: str | None):
@@ -63,3 +67,47 @@ def test_token_without_a_valid_tenant_claim_is_401(db, claim):
     if claim is not None:
         token["tenant_id"] = claim
     assert call_with(str(token)).status_code == 401
+
+
+def signed(payload: dict) -> str:
+    """A token signed with this install's real key, carrying exactly `payload`."""
+    return jwt.encode(payload, settings.JWT_SIGNING_KEY, algorithm="HS256")
+
+
+def test_token_signed_with_the_development_key_is_401(tenant):
+    payload = {"token_type": "access", "tenant_id": str(tenant.id), "exp": 7258118400}
+    forged = jwt.encode(payload, keys.DEV_JWT_SIGNING_KEY, algorithm="HS256")
+    assert call_with(forged).status_code == 401
+
+
+@pytest.mark.parametrize("exp", [10**20, 2**63, 7258118400])  # overflow, overflow, year 2200
+def test_token_living_beyond_the_maximum_lifetime_is_401(tenant, exp):
+    payload = {"token_type": "access", "tenant_id": str(tenant.id), "exp": exp, "iat": 0}
+    response = call_with(signed(payload))
+    assert response.status_code == 401
+    assert response.json()["error"]["code"]
+
+
+def test_token_issued_before_a_revocation_is_401(tenant):
+    token = issue_token(tenant)
+    tenant_revoke_tokens(tenant=tenant)
+    response = call_with(token)
+    assert response.status_code == 401
+    assert "revoked" in response.json()["error"]["message"]
+
+
+def test_token_issued_after_a_revocation_is_accepted(tenant):
+    tenant_revoke_tokens(tenant=tenant)
+    assert call_with(issue_token(tenant)).status_code == 200
+
+
+def test_revocation_leaves_other_tenants_tokens_alone(tenant, other_tenant):
+    token = issue_token(other_tenant)
+    tenant_revoke_tokens(tenant=tenant)
+    assert call_with(token).status_code == 200
+
+
+def test_token_without_an_issue_time_is_refused_once_tokens_were_revoked(tenant):
+    tenant_revoke_tokens(tenant=tenant)
+    payload = {"token_type": "access", "tenant_id": str(tenant.id), "exp": int(time.time()) + 60}
+    assert call_with(signed(payload)).status_code == 401

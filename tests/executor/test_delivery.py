@@ -4,10 +4,12 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from cryptography.fernet import Fernet
 from standardwebhooks import Webhook
 
 from jobs.models import Job
 from tasks.models import Tenant
+from tasks.tenants import tenant_rotate_signing_secret
 from tests.executor.conftest import wait_for_status
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,6 +73,36 @@ def test_signature_made_with_another_secret_does_not_verify(endpoint, make_job, 
         Webhook(other).verify(received.body.decode(), headers)
 
 
+def delivered_headers(endpoint, make_job, run_executor) -> tuple[str, dict]:
+    job = make_job(endpoint.url("/ok"), body='{"x": 1}')
+    run_executor()
+    wait_for_status([job], {"succeeded"})
+    received = endpoint.requests_for("/ok")[0]
+    return received.body.decode(), {k.lower(): v for k, v in received.headers.items()}
+
+
+def test_after_a_rotation_calls_verify_with_the_new_and_the_old_secret(
+    endpoint, make_job, run_executor, tenant
+):
+    old = tenant.signing_secret
+    new = tenant_rotate_signing_secret(tenant=tenant)
+    body, headers = delivered_headers(endpoint, make_job, run_executor)
+    assert len(headers["webhook-signature"].split(" ")) == 2
+    for secret in (new, old):
+        assert Webhook(secret).verify(body, headers) == {"x": 1}
+
+
+def test_a_day_after_a_rotation_the_old_secret_no_longer_signs(
+    endpoint, make_job, run_executor, tenant
+):
+    old = tenant.signing_secret
+    tenant_rotate_signing_secret(tenant=tenant, now=datetime.now(UTC) - timedelta(hours=25))
+    body, headers = delivered_headers(endpoint, make_job, run_executor)
+    assert len(headers["webhook-signature"].split(" ")) == 1
+    with pytest.raises(Exception, match="(?i)signature"):
+        Webhook(old).verify(body, headers)
+
+
 def test_first_4_kib_of_the_response_body_is_recorded(endpoint, make_job, run_executor):
     job = make_job(endpoint.url("/big"))
     run_executor()
@@ -100,6 +132,18 @@ def test_missing_secret_fails_the_attempt_with_a_clear_error(endpoint, make_job,
     run_executor()
     wait_for_status([job], {"dead"})
     assert "nowhere" in Job.objects.get(id=job.id).error
+    assert endpoint.requests_for("/ok") == []
+
+
+def test_a_secret_no_key_decrypts_fails_the_attempt_as_undecryptable(
+    endpoint, make_job, run_executor, api, settings
+):
+    api.put("/v1/secrets/crm", {"value": "Bearer s3cret"}, format="json")
+    settings.SECRETS_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]  # the old key lost
+    job = make_job(endpoint.url("/ok"), secret_ref="crm", max_attempts=1)
+    run_executor()
+    wait_for_status([job], {"dead"})
+    assert "could not be decrypted" in Job.objects.get(id=job.id).error
     assert endpoint.requests_for("/ok") == []
 
 

@@ -1,9 +1,7 @@
-import uuid
-
 from django.core.management.base import BaseCommand, CommandError
 
-from tasks.auth import issue_token
-from tasks.models import Tenant
+from tasks.auth import TokenLifetimeRefused, issue_token
+from tasks.management.tenant_argument import active_tenant
 
 
 class Command(BaseCommand):
@@ -11,13 +9,13 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("tenant_id")
-        parser.add_argument("--ttl", type=int, default=None, help="lifetime in seconds")
+        parser.add_argument(
+            "--ttl", type=int, default=None, help="lifetime in seconds (at most a year)"
+        )
 
     def handle(self, *args, tenant_id: str, ttl: int | None, **options):
+        tenant = active_tenant(tenant_id)
         try:
-            tenant = Tenant.objects.get(id=uuid.UUID(tenant_id), is_active=True)
-        except (ValueError, Tenant.DoesNotExist) as exc:
-            raise CommandError(f"no active tenant {tenant_id}") from exc
-        if ttl is not None and ttl <= 0:
-            raise CommandError("--ttl must be a positive number of seconds")
-        self.stdout.write(issue_token(tenant, ttl))
+            self.stdout.write(issue_token(tenant, ttl))
+        except TokenLifetimeRefused as exc:
+            raise CommandError(f"--ttl: {exc}") from exc

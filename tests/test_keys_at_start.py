@@ -1,0 +1,101 @@
+"""No process starts with DEBUG off and a missing, empty, short or development key."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from cryptography.fernet import Fernet
+
+from scheduler_site import keys
+from tests.processes import ROOT, free_port
+
+GOOD = {
+    "SECRET_KEY": "k" * 64,
+    "JWT_SIGNING_KEY": "j" * 64,
+    "SECRETS_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
+}
+BAD = [
+    ("SECRET_KEY", None, "SECRET_KEY is not set"),
+    ("SECRET_KEY", "", "SECRET_KEY is not set"),
+    ("SECRET_KEY", "short-but-random-3f9a", "SECRET_KEY is shorter than 50 characters"),
+    ("SECRET_KEY", keys.DEV_SECRET_KEY, "SECRET_KEY is a development key"),
+    ("SECRET_KEY", "dev-only-secret-key-change-me-in-production-0123456789", "development key"),
+    ("JWT_SIGNING_KEY", None, "JWT_SIGNING_KEY is not set"),
+    ("JWT_SIGNING_KEY", "x" * 20, "JWT_SIGNING_KEY is shorter than 50 characters"),
+    ("SECRETS_ENCRYPTION_KEYS", None, "SECRETS_ENCRYPTION_KEYS is not set"),
+    ("SECRETS_ENCRYPTION_KEYS", "not-a-fernet-key", "key 1 is not a Fernet key"),
+    ("SECRETS_ENCRYPTION_KEYS", keys.DEV_SECRETS_ENCRYPTION_KEY, "key 1 is a development key"),
+]
+
+
+def environment(**changes) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in GOOD}
+    env.update(GOOD, DEBUG="false", DJANGO_SETTINGS_MODULE="scheduler_site.settings")
+    for name, value in changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+def manage_check(env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(("name", "value", "message"), BAD)
+def test_a_command_refuses_to_start_with_a_bad_key(name, value, message):
+    result = manage_check(environment(**{name: value}))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_good_keys_start(tmp_path):
+    assert manage_check(environment()).returncode == 0
+
+
+def test_with_debug_on_missing_keys_fall_back_to_development_ones():
+    env = environment(SECRET_KEY=None, JWT_SIGNING_KEY=None, SECRETS_ENCRYPTION_KEYS=None)
+    assert manage_check(dict(env, DEBUG="true")).returncode == 0
+
+
+def test_the_api_server_refuses_to_start_without_its_key():
+    env = environment(JWT_SIGNING_KEY=None)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "scheduler_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{free_port()}",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "JWT_SIGNING_KEY is not set" in result.stderr
+
+
+def test_every_encryption_key_is_checked_and_named_by_position():
+    value = f"{Fernet.generate_key().decode()}, nope"
+    with pytest.raises(Exception, match="key 2 is not a Fernet key"):
+        keys.fernet_keys("SECRETS_ENCRYPTION_KEYS", value, debug=False)
+
+
+def test_encryption_keys_keep_their_order():
+    first, second = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    parsed = keys.fernet_keys("SECRETS_ENCRYPTION_KEYS", f"{first},{second}", debug=False)
+    assert parsed == [first, second]
