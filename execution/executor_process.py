@@ -95,8 +95,9 @@ class ExecutorProcess:
         self.in_flight: dict[asyncio.Task, ClaimedJob] = {}
         self.in_flight_normal = 0  # calls in flight below priority 0
         self.results: list[JobResult] = []
-        self.hand_backs: list[tuple[str, int]] = []  # claims that will not be fired
+        self.hand_backs: list[queue.HandBack] = []  # claims that will not be fired
         self.saturated_tenants: frozenset[str] = frozenset()
+        self.inactive_tenants: frozenset[str] = frozenset()
         self._ready_order = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping: asyncio.Event | None = None
@@ -182,6 +183,8 @@ class ExecutorProcess:
         del self.hand_backs[: len(hand_backs)]
         self.counts.handed_back += len(hand_backs)
         self.saturated_tenants = batch.saturated_tenants
+        if critical_limit > 0:  # a round that claimed also read who is stopped
+            self.inactive_tenants = batch.inactive_tenants
         for parked in batch.jobs:
             self._take(parked)
         self.counts.claimed += len(batch.jobs)
@@ -246,6 +249,12 @@ class ExecutorProcess:
                 ),
             )
             return
+        if job.task_status == TaskStatus.PAUSED:
+            self._give_back(job, JobStatus.HELD)  # paused since the claim: wait with the task
+            return
+        if job.tenant_id in self.inactive_tenants:
+            self._give_back(job)
+            return
         self.parked[job.key] = parked
         delay = (job.next_attempt_at - datetime.now(UTC)).total_seconds()
         if delay <= 0:
@@ -281,7 +290,10 @@ class ExecutorProcess:
         if now + timedelta(seconds=job.timeout_seconds) > job.lease_expires_at:
             # It waited so long for a slot that the call could outlive its lease (and be
             # taken back by the reconciler meanwhile): give it back instead.
-            self.hand_backs.append((job.key, job.attempt))
+            self._give_back(job)
+            return
+        if job.tenant_id in self.inactive_tenants:
+            self._give_back(job)  # stopped since the claim: no call from that round on
             return
         metrics.START_DELAY.labels(str(job.priority)).observe(
             max(0.0, (now - job.next_attempt_at).total_seconds())
@@ -322,7 +334,7 @@ class ExecutorProcess:
         except asyncio.CancelledError:
             # Cut off by a stop: the executor's doing, not the endpoint's, so no attempt
             # is charged (the call may have arrived: delivery is at least once).
-            self.hand_backs.append((job.key, job.attempt))
+            self._give_back(job)
             return
         except Exception:
             logger.exception("call of job %s failed inside the executor", job.id)
@@ -375,11 +387,15 @@ class ExecutorProcess:
         self._db.shutdown(wait=True)
         logger.info("executor stopped: %s", self.counts.line())
 
+    def _give_back(self, job: ClaimedJob, status: str = JobStatus.PENDING) -> None:
+        """Hand a claimed job back unfired, charging no attempt (written next round)."""
+        self.hand_backs.append((job.key, job.attempt, status))
+
     def _give_back_parked(self) -> None:
         for parked in self.parked.values():
             if parked.timer is not None:
                 parked.timer.cancel()
-            self.hand_backs.append((parked.job.key, parked.job.attempt))
+            self._give_back(parked.job)
         self.parked.clear()
         self.ready.clear()
 

@@ -7,6 +7,7 @@ from scheduler_site.ids import new_id
 
 class JobStatus(models.TextChoices):
     PENDING = "pending"
+    HELD = "held"  # a job of a paused task: out of the claim's reach until the task resumes
     RUNNING = "running"
     SUCCEEDED = "succeeded"
     DEAD = "dead"

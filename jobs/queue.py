@@ -18,7 +18,14 @@ from django.utils import timezone
 
 from jobs import queue_sql as q
 from jobs.models import JobStatus
-from scheduler_site.sqltools import datetime_from_db, datetime_param, is_mysql, uuid_text
+from scheduler_site.sqltools import (
+    datetime_from_db,
+    datetime_param,
+    is_mysql,
+    uuid_param,
+    uuid_text,
+)
+from tasks.tenants import inactive_tenant_ids
 
 CRITICAL_PRIORITY = 0
 DEADLOCK_CODES = {1213, 1205}
@@ -75,11 +82,16 @@ class JobResult:
         ]
 
 
+HandBack = tuple[str, int, str]  # (key, attempt, pending or held)
+
+
 @dataclass
 class ClaimBatch:
     jobs: list[ClaimedJob] = field(default_factory=list)
     saturated_tenants: frozenset[str] = frozenset()
     held_back: int = 0  # candidates left pending because of a tenant's limit
+    # Tenants an operator stopped (canonical ids): none of their jobs is claimed or fired.
+    inactive_tenants: frozenset[str] = frozenset()
 
 
 def retrying_deadlocks(operation, attempts: int = 5):
@@ -128,13 +140,16 @@ def claim_jobs(
 
 
 def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
-    candidates = _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants)
+    inactive = inactive_tenant_ids()
+    skip = frozenset(skip_tenants) | {uuid_param(tenant) for tenant in inactive}
+    stopped = frozenset(str(tenant) for tenant in inactive)
+    candidates = _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip)
     if not candidates:
-        return ClaimBatch()
+        return ClaimBatch(inactive_tenants=stopped)
     budgets = _tenant_budgets(cursor, {row[1] for row in candidates} | set(skip_tenants))
     chosen, saturated, held_back = _choose(candidates, budgets, critical_limit, normal_limit)
     if not chosen:
-        return ClaimBatch([], saturated, held_back)
+        return ClaimBatch([], saturated, held_back, stopped)
     keys = json.dumps(chosen)
     if is_mysql():
         cursor.execute(q.MARK_RUNNING_MYSQL, [keys, worker_id, settings.LEASE_MARGIN_SECONDS])
@@ -146,7 +161,7 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
         cursor.execute(q.CLAIMED_DETAILS_SQLITE, [keys, worker_id])
     jobs = [_claimed(row) for row in cursor.fetchall()]
     jobs.sort(key=lambda job: job.next_attempt_at)
-    return ClaimBatch(jobs, saturated, held_back)
+    return ClaimBatch(jobs, saturated, held_back, stopped)
 
 
 def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
@@ -259,7 +274,7 @@ def exchange(
     normal_limit: int,
     lookahead_seconds: float,
     skip_tenants: frozenset[str] = frozenset(),
-    hand_backs: list[tuple[str, int]] = (),
+    hand_backs: list[HandBack] = (),
     enrich: Callable[[list[ClaimedJob]], list] | None = None,
 ) -> tuple[int, ClaimBatch]:
     """One round of an executor in one transaction (one commit, one log flush): write its
@@ -283,15 +298,15 @@ def exchange(
     return in_write_transaction(work)
 
 
-def hand_back(*, worker_id: str, jobs: list[tuple[str, int]]) -> int:
-    """Return claimed jobs that were never fired to pending, charging no attempt."""
+def hand_back(*, worker_id: str, jobs: list[HandBack]) -> int:
+    """Return claimed jobs that were never fired to pending (or held), charging no attempt."""
     if not jobs:
         return 0
     return in_write_transaction(lambda cursor: _hand_back_with(cursor, worker_id, jobs))
 
 
-def _hand_back_with(cursor, worker_id: str, jobs: list[tuple[str, int]]) -> int:
-    rows = json.dumps([[key, attempt] for key, attempt in jobs])
+def _hand_back_with(cursor, worker_id: str, jobs: list[HandBack]) -> int:
+    rows = json.dumps([list(job) for job in jobs])
     if is_mysql():
         cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
     else:

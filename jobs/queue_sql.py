@@ -113,21 +113,23 @@ WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_i
     AND jobs.attempt = r.value ->> '$[1]'
 """
 
-# --- hand back: running -> pending for claimed jobs that were never fired ----------------
+# --- hand back: running -> pending (or held) for claimed jobs that were never fired -------
 # The attempt stays (a stale write carrying it can never match again once the next claim
-# raises it) and max_attempts grows by one, so the hand-back charges no attempt.
+# raises it) and max_attempts grows by one, so the hand-back charges no attempt. A job of a
+# task paused meanwhile goes back as held.
 
 HAND_BACK_MYSQL = """
-UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$[0]', attempt INT PATH '$[1]')) AS r
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
+    id CHAR(36) PATH '$[0]', attempt INT PATH '$[1]', status VARCHAR(16) PATH '$[2]')) AS r
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
-SET j.status = 'pending', j.worker_id = NULL, j.lease_expires_at = NULL, j.started_at = NULL,
+SET j.status = r.status, j.worker_id = NULL, j.lease_expires_at = NULL, j.started_at = NULL,
     j.max_attempts = j.max_attempts + 1, j.updated_at = NOW(6)
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """
 
 HAND_BACK_SQLITE = """
 UPDATE jobs
-SET status = 'pending', worker_id = NULL, lease_expires_at = NULL, started_at = NULL,
+SET status = r.value ->> '$[2]', worker_id = NULL, lease_expires_at = NULL, started_at = NULL,
     max_attempts = max_attempts + 1, updated_at = %s
 FROM json_each(%s) AS r
 WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_id = %s

@@ -11,11 +11,13 @@ from jobs.models import Job, JobStatus
 from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
 
+WAITING = (JobStatus.PENDING, JobStatus.HELD)
+
 
 def jobs_cancel_pending_for_task(*, task_id: uuid.UUID) -> int:
     """Cancel every job of a task that has not been claimed yet; returns how many."""
     now = timezone.now()
-    return Job.objects.filter(task_id=task_id, status=JobStatus.PENDING).update(
+    return Job.objects.filter(task_id=task_id, status__in=WAITING).update(
         status=JobStatus.CANCELLED, finished_at=now, updated_at=now, error="task deleted"
     )
 
@@ -46,10 +48,10 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
 
 
 def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
-    """pending -> cancelled."""
+    """pending (or held) -> cancelled."""
     job = _job_in_queue(tenant, job_id)
     now = timezone.now()
-    updated = Job.objects.filter(id=job.id, tenant=tenant, status=JobStatus.PENDING).update(
+    updated = Job.objects.filter(id=job.id, tenant=tenant, status__in=WAITING).update(
         status=JobStatus.CANCELLED, finished_at=now, updated_at=now, error="cancelled"
     )
     if not updated:

@@ -6,8 +6,16 @@ by the action that rotates it.
 
 from django.contrib import admin, messages
 
+from scheduler_site.errors import ApplicationError
+from scheduler_site.preconditions import ANY_VERSION
 from tasks.models import Task, Tenant, TenantSecret
-from tasks.tenants import tenant_revoke_tokens, tenant_rotate_signing_secret
+from tasks.services import task_delete, task_pause, task_resume
+from tasks.tenants import (
+    tenant_deactivate,
+    tenant_reactivate,
+    tenant_revoke_tokens,
+    tenant_rotate_signing_secret,
+)
 
 
 @admin.register(Tenant)
@@ -16,7 +24,19 @@ class TenantAdmin(admin.ModelAdmin):
     exclude = ["signing_secret", "previous_signing_secret"]
     readonly_fields = ["id", "previous_signing_secret_until", "tokens_not_before", "created_at"]
     search_fields = ["name", "id"]
-    actions = ["revoke_tokens", "rotate_signing_secret"]
+    actions = ["deactivate", "reactivate", "revoke_tokens", "rotate_signing_secret"]
+
+    @admin.action(description="Stop: no call, no new run, tokens refused (nothing is lost)")
+    def deactivate(self, request, queryset):
+        for tenant in queryset:
+            tenant_deactivate(tenant=tenant)
+        self.message_user(request, f"{queryset.count()} tenants stopped.")
+
+    @admin.action(description="Resume (missed runs follow each task's misfire policy)")
+    def reactivate(self, request, queryset):
+        for tenant in queryset:
+            tenant_reactivate(tenant=tenant)
+        self.message_user(request, f"{queryset.count()} tenants resumed.")
 
     @admin.action(description="Revoke every token issued until now")
     def revoke_tokens(self, request, queryset):
@@ -42,9 +62,36 @@ class TaskAdmin(admin.ModelAdmin):
     list_filter = ["status", "priority", "misfire_policy"]
     search_fields = ["id", "name", "tenant__name"]
     readonly_fields = [field.name for field in Task._meta.fields]
+    actions = ["pause", "resume", "soft_delete"]
 
     def has_add_permission(self, request):
         return False  # tasks are created through the API, where every rule is checked
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a row delete would strand its jobs: "Delete" below is the API's
+
+    def _each(self, request, queryset, use_case, done: str) -> None:
+        """Apply one of the API's use cases to every selected task, reporting refusals."""
+        changed = 0
+        for task in queryset.select_related("tenant"):
+            try:
+                use_case(tenant=task.tenant, task_id=task.id, expected_version=ANY_VERSION)
+                changed += 1
+            except ApplicationError as exc:
+                self.message_user(request, f"{task.name or task.id}: {exc}", messages.ERROR)
+        self.message_user(request, f"{changed} tasks {done}.")
+
+    @admin.action(description="Pause (pending retries wait too)")
+    def pause(self, request, queryset):
+        self._each(request, queryset, task_pause, "paused")
+
+    @admin.action(description="Resume (at the next future run)")
+    def resume(self, request, queryset):
+        self._each(request, queryset, task_resume, "resumed")
+
+    @admin.action(description="Delete (as the API does: waiting jobs are cancelled)")
+    def soft_delete(self, request, queryset):
+        self._each(request, queryset, task_delete, "deleted")
 
 
 @admin.register(TenantSecret)

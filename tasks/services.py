@@ -227,8 +227,12 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
         return task
     if task.status != TaskStatus.ACTIVE:
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
+    from jobs.holds import jobs_hold_for_task
+
     task.status = TaskStatus.PAUSED
-    return _save_edit(task, ["status"])
+    _save_edit(task, ["status"])
+    jobs_hold_for_task(task_id=task.id)  # pending retries wait too
+    return task
 
 
 @transaction.atomic
@@ -238,11 +242,15 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
+    from jobs.holds import jobs_release_for_task
+
     task.status = TaskStatus.ACTIVE
     task.next_run_at = first_run_at(task, timezone.now())
     if task.next_run_at is None:
         task.status = TaskStatus.COMPLETED
-    return _save_edit(task, ["status", "next_run_at"])
+    _save_edit(task, ["status", "next_run_at"])
+    jobs_release_for_task(task_id=task.id)  # held retries go on
+    return task
 
 
 @transaction.atomic

@@ -1,7 +1,8 @@
-"""Tenant use cases of operators: revoke tokens, rotate the signing secret."""
+"""Tenant use cases of operators: revoke tokens, rotate the signing secret, stop and resume."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 
 from django.utils import timezone
@@ -39,3 +40,22 @@ def tenant_rotate_signing_secret(*, tenant: Tenant, now: datetime | None = None)
     tenant.signing_secret, tenant.previous_signing_secret = fresh, old
     tenant.previous_signing_secret_until = until
     return fresh
+
+
+def tenant_deactivate(*, tenant: Tenant) -> None:
+    """Stop a tenant: its tokens are refused, its tasks stop ticking and its jobs are not
+    claimed (tasks and jobs stay as they are, for a reactivation)."""
+    Tenant.objects.filter(id=tenant.id).update(is_active=False)
+    tenant.is_active = False
+
+
+def tenant_reactivate(*, tenant: Tenant) -> None:
+    """Resume a tenant: each task's misfire policy decides what becomes of the runs missed
+    meanwhile; its waiting jobs are claimed again."""
+    Tenant.objects.filter(id=tenant.id).update(is_active=True)
+    tenant.is_active = True
+
+
+def inactive_tenant_ids() -> frozenset[uuid.UUID]:
+    """The tenants an operator stopped (a short list: read on every tick and claim)."""
+    return frozenset(Tenant.objects.filter(is_active=False).values_list("id", flat=True))

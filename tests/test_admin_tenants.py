@@ -39,3 +39,11 @@ def test_revoking_refuses_the_tenants_tokens(operator_client, tenant):
     api = client_for(tenant)
     act(operator_client, "revoke_tokens", tenant)
     assert api.get("/v1/tasks").status_code == 401
+
+
+def test_stopping_a_tenant_refuses_its_tokens_and_resuming_accepts_them(operator_client, tenant):
+    api = client_for(tenant)
+    act(operator_client, "deactivate", tenant)
+    assert api.get("/v1/tasks").status_code == 401
+    act(operator_client, "reactivate", tenant)
+    assert api.get("/v1/tasks").status_code == 200

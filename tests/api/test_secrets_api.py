@@ -1,6 +1,9 @@
 """Tenant secrets: stored encrypted, listed by name, never returned; the signing secret."""
 
+from datetime import UTC, datetime, timedelta
+
 from tasks.models import TenantSecret
+from tasks.tenants import tenant_rotate_signing_secret
 
 
 def test_put_creates_a_secret_and_get_lists_names_only(api):
@@ -40,4 +43,15 @@ def test_secrets_are_per_tenant(api, other_api):
 
 
 def test_signing_secret_is_the_tenants_own(api, tenant):
-    assert api.get("/v1/signing-secret").json() == {"signing_secret": tenant.signing_secret}
+    assert api.get("/v1/signing-secret").json() == {
+        "signing_secret": tenant.signing_secret,
+        "previous_secret_signs_until": None,
+    }
+
+
+def test_after_a_rotation_the_new_secret_is_served_with_the_old_ones_end(api, tenant):
+    fresh = tenant_rotate_signing_secret(tenant=tenant)
+    served = api.get("/v1/signing-secret").json()
+    assert served["signing_secret"] == fresh
+    until = datetime.fromisoformat(served["previous_secret_signs_until"])
+    assert timedelta(hours=23) < until - datetime.now(UTC) <= timedelta(hours=24)

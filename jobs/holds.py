@@ -1,0 +1,27 @@
+"""A paused task makes no calls: its waiting jobs are held until it resumes.
+
+Holding moves a task's pending jobs to `held`, outside the claim's index range, so the
+claim never walks them; releasing puts them back as they were (a retry due meanwhile goes
+at once, a later one at its own time). A job claimed just before the pause is held by the
+executor when it sees the task paused (see the hand-back).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.utils import timezone
+
+from jobs.models import Job, JobStatus
+
+
+def jobs_hold_for_task(*, task_id: uuid.UUID) -> int:
+    return Job.objects.filter(task_id=task_id, status=JobStatus.PENDING).update(
+        status=JobStatus.HELD, updated_at=timezone.now()
+    )
+
+
+def jobs_release_for_task(*, task_id: uuid.UUID) -> int:
+    return Job.objects.filter(task_id=task_id, status=JobStatus.HELD).update(
+        status=JobStatus.PENDING, updated_at=timezone.now()
+    )

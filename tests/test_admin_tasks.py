@@ -1,0 +1,61 @@
+"""Operators pause, resume and delete tasks in the admin through the API's use cases."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.contrib.auth.models import User
+
+from jobs.models import Job
+from tasks.models import Task
+
+
+@pytest.fixture
+def operator_client(client, db):
+    client.force_login(User.objects.create_superuser("ops", "ops@example.com", "pw"))
+    return client
+
+
+@pytest.fixture
+def task_with_a_waiting_job(add_task):
+    task = add_task(name="nightly")
+    now = datetime.now(UTC)
+    Job.objects.create(tenant=task.tenant, task=task, scheduled_at=now, next_attempt_at=now)
+    return task
+
+
+def act(operator_client, action: str, task):
+    return operator_client.post(
+        "/admin/tasks/task/", {"action": action, "_selected_action": [str(task.id)]}, follow=True
+    )
+
+
+def test_pausing_in_the_admin_holds_the_tasks_jobs(operator_client, task_with_a_waiting_job):
+    act(operator_client, "pause", task_with_a_waiting_job)
+    assert Task.objects.get(id=task_with_a_waiting_job.id).status == "paused"
+    assert Job.objects.get(task=task_with_a_waiting_job).status == "held"
+
+
+def test_resuming_in_the_admin_releases_them(operator_client, task_with_a_waiting_job):
+    act(operator_client, "pause", task_with_a_waiting_job)
+    act(operator_client, "resume", task_with_a_waiting_job)
+    assert Task.objects.get(id=task_with_a_waiting_job.id).status == "active"
+    assert Job.objects.get(task=task_with_a_waiting_job).status == "pending"
+
+
+def test_deleting_in_the_admin_is_the_soft_delete(operator_client, task_with_a_waiting_job):
+    act(operator_client, "soft_delete", task_with_a_waiting_job)
+    assert Task.objects.get(id=task_with_a_waiting_job.id).status == "deleted"
+    assert Job.objects.get(task=task_with_a_waiting_job).status == "cancelled"
+
+
+def test_the_admin_offers_no_row_delete(operator_client, task_with_a_waiting_job):
+    page = operator_client.get(f"/admin/tasks/task/{task_with_a_waiting_job.id}/delete/")
+    assert page.status_code == 403
+    assert Task.objects.filter(id=task_with_a_waiting_job.id).exists()
+
+
+def test_a_refused_action_is_reported_not_a_crash(operator_client, task_with_a_waiting_job):
+    Task.objects.filter(id=task_with_a_waiting_job.id).update(status="completed")
+    response = act(operator_client, "pause", task_with_a_waiting_job)
+    assert response.status_code == 200
+    assert "cannot be paused" in response.content.decode()
