@@ -11,13 +11,8 @@ from rest_framework.views import APIView
 from history.records import RunCursor
 from jobs import selectors, services
 from jobs.serializers import JobOutput
-from scheduler_site.errors import ValidationFailed
 from scheduler_site.ids_in_urls import parse_id
-from scheduler_site.pagination import decode_cursor, page_limit, page_response
-
-
-def _bad_cursor() -> ValidationFailed:
-    return ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"})
+from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 
 
 class JobItemView(APIView):
@@ -60,13 +55,13 @@ def _run_cursor(position: dict | None) -> RunCursor | None:
         moment = datetime.fromisoformat(position["at"])
         job_id = uuid.UUID(position["id"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise _bad_cursor() from exc
+        raise bad_cursor() from exc
     if moment.tzinfo is None:
-        raise _bad_cursor()
+        raise bad_cursor()
     try:
         moment = moment.astimezone(UTC)
     except OverflowError as exc:
-        raise _bad_cursor() from exc
+        raise bad_cursor() from exc
     return RunCursor(moment, job_id)
 
 
@@ -79,7 +74,7 @@ class DeadLetterView(APIView):
             try:
                 before = uuid.UUID(str(position["before"]))
             except ValueError as exc:
-                raise _bad_cursor() from exc
+                raise bad_cursor() from exc
         jobs = selectors.dead_jobs(tenant=request.user, before_id=before, limit=limit + 1)
         next_position = {"before": str(jobs[limit - 1].id)} if len(jobs) > limit else None
         return page_response(request, JobOutput(jobs[:limit], many=True).data, next_position)

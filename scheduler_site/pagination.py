@@ -17,20 +17,28 @@ def encode_cursor(position: dict) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(request: Request) -> dict | None:
+MAX_CURSOR_LENGTH = 512
+
+
+def decode_cursor(request: Request) -> dict[str, str] | None:
+    """The position a `next` link carries: a flat object of strings, or a 400."""
     raw = request.query_params.get("cursor")
     if not raw:
         return None
+    if len(raw) > MAX_CURSOR_LENGTH:
+        raise bad_cursor()
     try:
         padded = raw + "=" * (-len(raw) % 4)
         position = json.loads(base64.urlsafe_b64decode(padded.encode()))
-    except (ValueError, TypeError) as exc:
-        raise ValidationFailed(
-            "cursor is not valid", fields={"cursor": "not a valid cursor"}
-        ) from exc
-    if not isinstance(position, dict):
-        raise ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"})
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise bad_cursor() from exc
+    if not isinstance(position, dict) or not all(isinstance(v, str) for v in position.values()):
+        raise bad_cursor()
     return position
+
+
+def bad_cursor() -> ValidationFailed:
+    return ValidationFailed("cursor is not valid", fields={"cursor": "not a valid cursor"})
 
 
 def page_limit(request: Request) -> int:

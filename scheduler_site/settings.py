@@ -87,7 +87,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["tasks.auth.TenantJWTAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
@@ -112,6 +112,10 @@ CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042)
 CASSANDRA_KEYSPACE = env_str("CASSANDRA_KEYSPACE", "scheduler")
 
 TASK_BODY_MAX_BYTES = 64 * 1024
+TASK_HEADERS_MAX_BYTES = 8 * 1024  # names and values of a task's headers, in all
+# Any API request: a larger body is a 413 before parsing; deeper JSON is a 400.
+REQUEST_BODY_MAX_BYTES = 1024 * 1024
+JSON_MAX_DEPTH = 32
 
 LOGGING = {
     "version": 1,

@@ -9,8 +9,11 @@ from execution.address_policy import DestinationNotAllowed, default_policy
 from scheduler_site.errors import ValidationFailed
 
 ALLOWED_SCHEMES = {"http": 80, "https": 443}
-HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$")
-SECRET_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+# Matched whole (fullmatch): `$` would also accept a name ending in a newline.
+HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}")
+SECRET_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+# A header value may hold tabs but no other control character (CR and LF split headers).
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 MAX_HEADERS = 50
 MAX_HEADER_VALUE = 4096
 
@@ -82,14 +85,17 @@ def check_headers(headers: object) -> dict[str, str]:
     if len(headers) > MAX_HEADERS:
         raise _bad("headers", f"at most {MAX_HEADERS} headers")
     for name, value in headers.items():
-        if not HEADER_NAME.match(name):
+        if not isinstance(name, str) or not HEADER_NAME.fullmatch(name):
             raise _bad("headers", f"{name!r} is not a valid header name")
         if name.lower() in FORBIDDEN_HEADERS:
             raise _bad("headers", f"{name} is not allowed (credentials go in secret_ref)")
         if not isinstance(value, str):
             raise _bad("headers", f"the value of {name} must be a string")
-        if len(value) > MAX_HEADER_VALUE or any(ch in value for ch in "\r\n\0"):
-            raise _bad("headers", f"the value of {name} is too long or holds a line break")
+        if len(value) > MAX_HEADER_VALUE or CONTROL_CHARACTERS.search(value):
+            raise _bad("headers", f"the value of {name} is too long or holds a control character")
+    total = sum(len(name) + len(value) for name, value in headers.items())
+    if total > settings.TASK_HEADERS_MAX_BYTES:
+        raise _bad("headers", f"must be at most {settings.TASK_HEADERS_MAX_BYTES} bytes in all")
     return headers
 
 
@@ -108,7 +114,7 @@ def check_limits(values: dict) -> None:
 
 
 def check_secret_ref(secret_ref: str | None) -> str | None:
-    if secret_ref is not None and not SECRET_NAME.match(secret_ref):
+    if secret_ref is not None and not SECRET_NAME.fullmatch(secret_ref):
         raise _bad("secret_ref", "must be a secret name: letters, digits, '_', '.', '-'")
     return secret_ref
 

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant, TenantSecret
-from tasks.rules import SECRET_NAME
+from tasks.rules import CONTROL_CHARACTERS, SECRET_NAME
 
 logger = logging.getLogger("tasks.secrets")
 SecretRef = tuple[str, str]  # (tenant id, secret name)
@@ -29,14 +29,16 @@ def cipher() -> MultiFernet:
 
 
 def _check(name: str, value: object) -> str:
-    if not SECRET_NAME.match(name):
+    if not SECRET_NAME.fullmatch(name):
         raise ValidationFailed("name is not valid", fields={"name": "letters, digits, _ . -"})
     if not isinstance(value, str) or not value:
         raise ValidationFailed("value is required", fields={"value": "a non-empty string"})
-    if len(value.encode()) > settings.SECRET_VALUE_MAX_BYTES or any(c in value for c in "\r\n\0"):
+    if len(value.encode()) > settings.SECRET_VALUE_MAX_BYTES or CONTROL_CHARACTERS.search(value):
         raise ValidationFailed(
             "value is not valid",
-            fields={"value": f"at most {settings.SECRET_VALUE_MAX_BYTES} bytes, no line breaks"},
+            fields={
+                "value": f"at most {settings.SECRET_VALUE_MAX_BYTES} bytes, no control characters"
+            },
         )
     return value
 

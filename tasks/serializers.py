@@ -38,9 +38,12 @@ class TaskInput(StrictSerializer):
     cron = serializers.CharField(max_length=200, required=False, allow_null=True)
     timezone = serializers.CharField(max_length=64, required=False)
     run_at = AwareDateTimeField(required=False, allow_null=True)
-    url = serializers.CharField(max_length=2048)
+    url = serializers.CharField(max_length=2048, trim_whitespace=False)  # refused, not trimmed
     method = serializers.ChoiceField(choices=HttpMethod.choices, required=False)
-    headers = serializers.DictField(child=serializers.CharField(allow_blank=True), required=False)
+    # Kept exactly as given: DRF would trim header values silently.
+    headers = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, trim_whitespace=False), required=False
+    )
     body = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
     secret_ref = serializers.CharField(max_length=100, required=False, allow_null=True)
     priority = serializers.IntegerField(required=False)
@@ -51,7 +54,7 @@ class TaskInput(StrictSerializer):
 
 
 class TaskPatchInput(TaskInput):
-    url = serializers.CharField(max_length=2048, required=False)
+    url = serializers.CharField(max_length=2048, required=False, trim_whitespace=False)
     timezone = serializers.CharField(max_length=64, required=False)
 
 

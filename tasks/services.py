@@ -62,6 +62,10 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
             field = "timezone" if "time zone" in str(exc) else "cron"
             raise ValidationFailed(f"{field}: {exc}", fields={field: str(exc)}) from exc
     else:
+        try:
+            schedule.get_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
+        except schedule.InvalidSchedule as exc:
+            raise ValidationFailed(f"timezone: {exc}", fields={"timezone": str(exc)}) from exc
         if run_at.tzinfo is None:
             message = "must include a UTC offset, for example 2030-01-01T09:00:00Z"
             raise ValidationFailed(f"run_at {message}", fields={"run_at": message})

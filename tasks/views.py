@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from scheduler_site.errors import ValidationFailed
 from scheduler_site.ids_in_urls import parse_id
-from scheduler_site.pagination import decode_cursor, page_limit, page_response
+from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 from scheduler_site.preconditions import expected_version, with_etag
 from tasks import services
 from tasks.models import TaskStatus
@@ -79,9 +79,7 @@ def parse_cursor_id(raw: object) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(raw))
     except ValueError as exc:
-        raise ValidationFailed(
-            "cursor is not valid", fields={"cursor": "not a valid cursor"}
-        ) from exc
+        raise bad_cursor() from exc
 
 
 class TaskItemView(APIView):
