@@ -25,9 +25,9 @@ from scheduler_site.sqltools import (
     uuid_param,
     uuid_text,
 )
+from tasks.models import CRITICAL_PRIORITY
 from tasks.tenants import inactive_tenant_ids
 
-CRITICAL_PRIORITY = 0
 DEADLOCK_CODES = {1213, 1205}
 
 

@@ -1,4 +1,4 @@
-"""The database settings: one URL, with the session options the queue relies on."""
+"""The database and cache settings: one URL each, with the options the service relies on."""
 
 from pathlib import Path
 
@@ -28,3 +28,19 @@ def database_settings(url: str, base_dir: Path) -> dict:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     return config
+
+
+def cache_settings(url: str) -> dict:
+    """`redis://host:6379/0` for Redis; empty for the local-memory cache of one process."""
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {url!r}")
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        # A Redis that stops answering fails the request quickly rather than hanging it.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }

@@ -4,6 +4,7 @@ Every error body is `{"error": {"code": ..., "message": ..., "fields": {...}}}`.
 """
 
 import logging
+import math
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -17,6 +18,7 @@ logger = logging.getLogger(__name__)
 class ApplicationError(Exception):
     status_code = status.HTTP_400_BAD_REQUEST
     code = "invalid"
+    headers: dict[str, str] = {}  # noqa: RUF012 - replaced, never mutated
 
     def __init__(self, message: str, *, fields: dict | None = None, code: str | None = None):
         super().__init__(message)
@@ -55,6 +57,24 @@ class PreconditionRequired(ApplicationError):
     code = "precondition_required"
 
 
+class QuotaExceeded(ApplicationError):
+    """403: a count quota of the tenant is used up; `fields` names the quota."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    code = "quota_exceeded"
+
+
+class RateLimited(ApplicationError):
+    """429: too many requests of one kind; Retry-After says when to try again."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: float):
+        super().__init__(message)
+        self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
+
 class ServiceUnavailable(ApplicationError):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     code = "unavailable"
@@ -80,7 +100,10 @@ def _flatten(detail) -> object:
 
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, ApplicationError):
-        return error_response(exc.status_code, exc.code, exc.message, exc.fields)
+        response = error_response(exc.status_code, exc.code, exc.message, exc.fields)
+        for name, value in exc.headers.items():
+            response[name] = value
+        return response
     if isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)
         if not isinstance(fields, dict):

@@ -4,7 +4,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from scheduler_site import keys
-from scheduler_site.database import database_settings
+from scheduler_site.database import cache_settings, database_settings
 from scheduler_site.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -110,6 +110,17 @@ HISTORY_BACKEND = env_str("HISTORY_BACKEND", "sql")
 CASSANDRA_HOSTS = env_list("CASSANDRA_HOSTS")
 CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042)
 CASSANDRA_KEYSPACE = env_str("CASSANDRA_KEYSPACE", "scheduler")
+
+# Tenant quotas: defaults here, overrides on the tenant (0 means unlimited).
+TENANT_MAX_TASKS = env_int("TENANT_MAX_TASKS", 10_000)  # active and paused tasks
+TENANT_MAX_SECRETS = env_int("TENANT_MAX_SECRETS", 100)
+TENANT_CREATE_RATE = env_int("TENANT_CREATE_RATE", 50)  # task creations per second...
+TENANT_CREATE_BURST = env_int("TENANT_CREATE_BURST", 500)  # ...with bursts up to this
+
+# Shared state of the API workers (the creation rate limit): Redis in production, so that
+# every worker and machine shares it; the local-memory cache only for one embedded process.
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {"default": cache_settings(CACHE_URL)}
 
 TASK_BODY_MAX_BYTES = 64 * 1024
 TASK_HEADERS_MAX_BYTES = 8 * 1024  # names and values of a task's headers, in all

@@ -20,7 +20,8 @@ from tasks.tenants import (
 
 @admin.register(Tenant)
 class TenantAdmin(admin.ModelAdmin):
-    list_display = ["name", "id", "concurrency_limit", "is_active", "created_at"]
+    list_display = ["name", "id", "concurrency_limit", "allow_critical", "is_active", "created_at"]
+    list_filter = ["is_active", "allow_critical"]
     exclude = ["signing_secret", "previous_signing_secret"]
     readonly_fields = ["id", "previous_signing_secret_until", "tokens_not_before", "created_at"]
     search_fields = ["name", "id"]

@@ -8,6 +8,7 @@ from django.db import models
 from scheduler_site.ids import new_id
 
 MIN_PRIORITY, MAX_PRIORITY = 0, 9
+CRITICAL_PRIORITY = 0  # the fast path: reserved executor slots, granted per tenant
 BUCKET_COUNT = 1024
 
 
@@ -26,6 +27,13 @@ class Tenant(models.Model):
     # Tokens issued before this instant are refused (revoke_tokens).
     tokens_not_before = models.DateTimeField(null=True, blank=True)
     concurrency_limit = models.PositiveIntegerField(default=1000)
+    # Quotas: empty takes the default from settings (TENANT_*), 0 means unlimited.
+    max_tasks = models.PositiveIntegerField(null=True, blank=True)
+    max_secrets = models.PositiveIntegerField(null=True, blank=True)
+    create_rate = models.PositiveIntegerField(null=True, blank=True, help_text="creations/s")
+    create_burst = models.PositiveIntegerField(null=True, blank=True)
+    # Priority 0 takes reserved executor slots: an operator grants it per tenant.
+    allow_critical = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -98,6 +106,8 @@ class Task(models.Model):
                 fields=["status", "priority", "next_run_at", "bucket"], name="tasks_tick_idx"
             ),
             models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
+            # Counts a tenant's tasks by status for its quota, inside the index.
+            models.Index(fields=["tenant", "status"], name="tasks_tenant_quota_idx"),
         ]
         constraints = [
             models.UniqueConstraint(

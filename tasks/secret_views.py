@@ -6,6 +6,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scheduler_site.pagination import decode_cursor, page_limit, page_response
 from tasks import secrets
 from tasks.serializers import StrictSerializer
 
@@ -22,8 +23,11 @@ class SecretOutput(serializers.Serializer):
 
 class SecretCollectionView(APIView):
     def get(self, request: Request) -> Response:
-        names = secrets.secret_names(tenant=request.user)
-        return Response({"results": SecretOutput(names, many=True).data, "next": None})
+        limit = page_limit(request)
+        after = (decode_cursor(request) or {}).get("after")
+        found = secrets.secret_names(tenant=request.user, after=after, limit=limit + 1)
+        next_position = {"after": found[limit - 1].name} if len(found) > limit else None
+        return page_response(request, SecretOutput(found[:limit], many=True).data, next_position)
 
 
 class SecretItemView(APIView):

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant, TenantSecret
+from tasks.quotas import check_secret_quota
 from tasks.rules import CONTROL_CHARACTERS, SECRET_NAME
 
 logger = logging.getLogger("tasks.secrets")
@@ -54,6 +55,7 @@ def secret_put(*, tenant: Tenant, name: str, value: object) -> tuple[TenantSecre
             return TenantSecret.objects.get(tenant=tenant, name=name), False
         try:
             with transaction.atomic():
+                check_secret_quota(tenant)
                 secret = TenantSecret.objects.create(
                     tenant=tenant, name=name, encrypted_value=encrypted
                 )
@@ -69,8 +71,12 @@ def secret_delete(*, tenant: Tenant, name: str) -> None:
         raise NotFound("secret not found")
 
 
-def secret_names(*, tenant: Tenant) -> list[TenantSecret]:
-    return list(TenantSecret.objects.filter(tenant=tenant).order_by("name"))
+def secret_names(*, tenant: Tenant, after: str | None = None, limit: int) -> list[TenantSecret]:
+    """The tenant's secrets by name, starting after `after`; values stay encrypted."""
+    query = TenantSecret.objects.filter(tenant=tenant)
+    if after is not None:
+        query = query.filter(name__gt=after)
+    return list(query.order_by("name")[:limit])
 
 
 @dataclass

@@ -19,7 +19,9 @@ from scheduler_site.errors import (
 from scheduler_site.ids import new_id
 from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule
-from tasks.models import BUCKET_COUNT, Task, TaskStatus, Tenant
+from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
+from tasks.quotas import check_task_quota
+from tasks.rate_limit import take_creation_token
 
 EDITABLE_FIELDS = (
     "name",
@@ -73,6 +75,12 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
         values["cron"] = None
 
 
+def _check_priority(values: dict, tenant: Tenant) -> None:
+    if values.get("priority") == CRITICAL_PRIORITY and not tenant.allow_critical:
+        message = "priority 0 takes reserved capacity: an operator grants it per tenant"
+        raise ValidationFailed(f"priority {message}", fields={"priority": message})
+
+
 def _check_target(values: dict) -> None:
     rules.check_limits(values)
     rules.check_url(values["url"])
@@ -104,6 +112,8 @@ def task_create(
     values.setdefault("timezone", "UTC")
     _check_schedule(values, task_id)
     _check_target(values)
+    _check_priority(values, tenant)
+    take_creation_token(tenant)
     task = Task(
         id=task_id,
         tenant=tenant,
@@ -115,6 +125,7 @@ def task_create(
     task.next_run_at = first_run_at(task, timezone.now())
     try:
         with transaction.atomic():
+            check_task_quota(tenant)
             task.save(force_insert=True)
     except IntegrityError:
         if not idempotency_key:
@@ -199,12 +210,17 @@ def task_update(
         values["run_at"] = None
     _check_schedule(values, task.id)
     _check_target(values)
+    if "priority" in changes:
+        _check_priority(values, tenant)
     schedule_before = _schedule_of(task)
     for field, value in values.items():
         setattr(task, field, value)
     fields = list(EDITABLE_FIELDS)
     if _schedule_of(task) != schedule_before:
+        was_finished = task.status == TaskStatus.COMPLETED
         _reschedule(task)
+        if was_finished and task.status == TaskStatus.ACTIVE:
+            check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]
     return _save_edit(task, fields)
 

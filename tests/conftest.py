@@ -26,7 +26,8 @@ def pytest_configure(config):
 
 
 def pytest_sessionstart(session):
-    """A missing database is a failure with a clear message, never a skip."""
+    """A missing database or Redis is a failure with a clear message, never a skip."""
+    _require_redis()
     db = settings.DATABASES["default"]
     if "mysql" not in db["ENGINE"]:
         return
@@ -44,6 +45,21 @@ def pytest_sessionstart(session):
         pytest.exit(
             f"MariaDB is not reachable at {db['HOST']}:{db['PORT']} ({exc}); start it with "
             "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd",
+            returncode=3,
+        )
+
+
+def _require_redis() -> None:
+    location = settings.CACHES["default"].get("LOCATION")
+    if not location:
+        return
+    import redis
+
+    try:
+        redis.Redis.from_url(location, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.exit(
+            f"Redis is not reachable at {location} ({exc}); start it with scripts/ensure_redis.sh",
             returncode=3,
         )
 

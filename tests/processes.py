@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import requests
 from django.conf import settings
 from django.db import connection
 
@@ -33,13 +34,16 @@ def test_database_url() -> str:
 class ManagedProcess:
     """One `manage.py` command running in its own process, its output in a log file."""
 
-    def __init__(self, args: list[str], log_path: Path, env: dict | None = None) -> None:
+    def __init__(
+        self, args: list[str], log_path: Path, env: dict | None = None, module: str | None = None
+    ) -> None:
         self.log_path = log_path
         full_env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1")
         full_env.update(env or {})
         self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
+        program = ["-m", module] if module else ["manage.py"]
         self.popen = subprocess.Popen(
-            [sys.executable, "manage.py", *args],
+            [sys.executable, *program, *args],
             cwd=ROOT,
             env=full_env,
             stdout=self._log,
@@ -65,6 +69,28 @@ class ManagedProcess:
                 raise AssertionError(f"{self.log_path.name} did not stop in {timeout}s") from exc
         self._log.close()
         return self.popen.returncode
+
+
+class ApiServer(ManagedProcess):
+    """The API under real gunicorn on a free port of 127.0.0.1, on the test database."""
+
+    def __init__(self, log_path: Path, *, workers: int = 2, env: dict | None = None) -> None:
+        self.port = free_port()
+        args = ["scheduler_site.wsgi", "-c", "scheduler_site/gunicorn.conf.py"]
+        args += ["--bind", f"127.0.0.1:{self.port}", "--workers", str(workers)]
+        super().__init__(args, log_path, env=env, module="gunicorn")
+        wait_until(self._answers, timeout=30, message=f"gunicorn did not start: {log_path}")
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def _answers(self) -> bool:
+        assert self.popen.poll() is None, self.log()
+        try:
+            requests.get(self.url("/healthz"), timeout=1)
+        except requests.ConnectionError:
+            return False
+        return True
 
 
 def wait_until(

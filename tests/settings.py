@@ -1,7 +1,8 @@
 """The suite's settings: the project's own, with keys made for this run.
 
 DEBUG is off in the suite, as in production, so every process needs real keys; the ones
-made here go into the environment, so the processes that tests start share them.
+made here go into the environment, so the processes that tests start share them. The cache
+is the real Redis, as in production.
 """
 
 import os
@@ -10,5 +11,7 @@ from scheduler_site.keys import fresh_keys
 
 for _name, _value in fresh_keys().items():
     os.environ.setdefault(_name, _value)
+# The rate limit's shared state: the real Redis that scripts/ensure_redis.sh starts.
+os.environ.setdefault("CACHE_URL", "redis://127.0.0.1:6379/15")
 
 from scheduler_site.settings import *  # noqa: E402,F403

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tasks.models import Task
+from tasks.models import Task, Tenant
 from tests.conftest import PUBLIC_URL, cron_task, one_off_task
 
 
@@ -158,8 +158,22 @@ def test_out_of_range_option_is_rejected(api, field, value):
     "field, value",
     [("priority", 0), ("priority", 9), ("timeout_seconds", 900), ("max_attempts", 50)],
 )
-def test_option_at_the_edge_of_its_range_is_accepted(api, field, value):
+def test_option_at_the_edge_of_its_range_is_accepted(api, tenant, field, value):
+    Tenant.objects.filter(id=tenant.id).update(allow_critical=True)
     assert api.post("/v1/tasks", cron_task(**{field: value}), format="json").status_code == 201
+
+
+def test_priority_0_without_the_operators_grant_is_400_naming_priority(api):
+    assert_rejected(api, cron_task(priority=0), "priority")
+
+
+def test_raising_a_task_to_priority_0_without_the_grant_is_400(api, make_task):
+    task = make_task(priority=5)
+    response = api.patch(
+        f"/v1/tasks/{task['id']}", {"priority": 0}, format="json", HTTP_IF_MATCH='"1"'
+    )
+    assert response.status_code == 400
+    assert "priority" in response.json()["error"]["fields"]
 
 
 def test_secret_ref_with_bad_characters_is_rejected(api):

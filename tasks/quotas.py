@@ -1,0 +1,59 @@
+"""Per-tenant quotas: how many tasks and secrets a tenant may hold.
+
+Each quota has a default in settings and an override on the tenant; 0 means unlimited.
+A quota used up is a 403 `quota_exceeded` naming it. The counts are taken with the tenant's
+row locked, so concurrent creations cannot both take the last place.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from scheduler_site.errors import QuotaExceeded
+from tasks.models import Task, TaskStatus, Tenant, TenantSecret
+
+DEFAULTS = {
+    "max_tasks": "TENANT_MAX_TASKS",
+    "max_secrets": "TENANT_MAX_SECRETS",
+    "create_rate": "TENANT_CREATE_RATE",
+    "create_burst": "TENANT_CREATE_BURST",
+}
+HELD_TASK_STATUSES = (TaskStatus.ACTIVE, TaskStatus.PAUSED)
+
+
+def quota(tenant: Tenant, name: str) -> int:
+    """The tenant's own value, or the default from settings; 0 means unlimited."""
+    own = getattr(tenant, name)
+    return getattr(settings, DEFAULTS[name]) if own is None else own
+
+
+def _lock(tenant: Tenant) -> None:
+    Tenant.objects.select_for_update().filter(id=tenant.id).values_list("id").first()
+
+
+def check_task_quota(tenant: Tenant) -> None:
+    """Call inside the creating transaction: one more active or paused task must fit."""
+    limit = quota(tenant, "max_tasks")
+    if not limit:
+        return
+    _lock(tenant)
+    held = Task.objects.filter(tenant=tenant, status__in=HELD_TASK_STATUSES).count()
+    if held >= limit:
+        raise QuotaExceeded(
+            f"the tenant holds {held} active or paused tasks, its quota is {limit}",
+            fields={"quota": "max_tasks"},
+        )
+
+
+def check_secret_quota(tenant: Tenant) -> None:
+    """Call inside the creating transaction: one more secret must fit."""
+    limit = quota(tenant, "max_secrets")
+    if not limit:
+        return
+    _lock(tenant)
+    held = TenantSecret.objects.filter(tenant=tenant).count()
+    if held >= limit:
+        raise QuotaExceeded(
+            f"the tenant holds {held} secrets, its quota is {limit}",
+            fields={"quota": "max_secrets"},
+        )

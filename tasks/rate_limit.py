@@ -1,0 +1,82 @@
+"""Task creations per second, per tenant: a token bucket shared by every API worker.
+
+The bucket lives in the cache. On Redis (CACHE_URL) one Lua script refills it by Redis's
+own clock and takes a token atomically, so every worker on every machine draws from the
+same bucket. With the local-memory cache (the embedded mode: one process) a lock does the
+same in memory. If Redis cannot be reached the request goes through (and an error is
+logged): the count quotas still hold, and a cache outage must not stop every tenant.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import RedisError
+
+from scheduler_site.errors import RateLimited
+from tasks.models import Tenant
+from tasks.quotas import quota
+
+logger = logging.getLogger("tasks.rate_limit")
+
+# KEYS[1] the bucket; ARGV rate/s and burst. Returns 0 when a token was taken, else the
+# seconds until one is there (as a string: Lua numbers become integers on the way out).
+TAKE_TOKEN = """
+local now = redis.call('TIME')
+now = tonumber(now[1]) + tonumber(now[2]) / 1000000
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or burst
+local at = tonumber(state[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+return tostring(wait)
+"""
+
+_local_buckets: dict[str, tuple[float, float]] = {}
+_local_lock = threading.Lock()
+
+
+def _take_in_redis(backend: RedisCache, key: str, rate: int, burst: int) -> float:
+    full_key = backend.make_key(key)
+    client = backend._cache.get_client(full_key, write=True)  # the backend's redis-py client
+    return float(client.eval(TAKE_TOKEN, 1, full_key, rate, burst))
+
+
+def _take_in_memory(key: str, rate: int, burst: int) -> float:
+    with _local_lock:
+        now = time.monotonic()
+        tokens, at = _local_buckets.get(key, (float(burst), now))
+        tokens = min(burst, tokens + (now - at) * rate)
+        wait = 0.0 if tokens >= 1 else (1 - tokens) / rate
+        _local_buckets[key] = (tokens - 1 if tokens >= 1 else tokens, now)
+        return wait
+
+
+def take_creation_token(tenant: Tenant) -> None:
+    """Take one creation from the tenant's bucket, or refuse with 429 and Retry-After."""
+    rate, burst = quota(tenant, "create_rate"), quota(tenant, "create_burst")
+    if not rate:
+        return
+    key = f"create-rate:{tenant.id}"
+    burst = max(burst, 1)
+    backend = caches["default"]
+    try:
+        if isinstance(backend, RedisCache):
+            wait = _take_in_redis(backend, key, rate, burst)
+        else:
+            wait = _take_in_memory(key, rate, burst)
+    except RedisError:
+        logger.error("rate limit not applied: Redis did not answer", exc_info=True)
+        return
+    if wait > 0:
+        raise RateLimited(
+            f"more than {rate} task creations per second (bursts of {burst})", retry_after=wait
+        )
