@@ -7,6 +7,7 @@ unless DATABASE_URL says otherwise. Ctrl-C stops every process cleanly.
 """
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +24,7 @@ RUN_DIR = ROOT / "run"
 PYTHON = sys.executable
 PORT = int(os.environ.get("PORT", "8000"))
 DEMO_PORT = int(os.environ.get("DEMO_PORT", "8001"))
+NGINX = shutil.which("nginx")
 # The demo endpoint is local: only this install is allowed to call it.
 ENV = dict(os.environ, EGRESS_ALLOW=os.environ.get("EGRESS_ALLOW") or "127.0.0.1/32")
 
@@ -118,25 +120,23 @@ def main() -> None:
     tenant_id = demo_tenant_id()
     token = manage("issue_token", tenant_id, "--ttl", str(86400))
     base = f"http://127.0.0.1:{PORT}"
+    # With nginx on the machine it faces the clients, as in production, and gunicorn sits
+    # behind it on another port; without it gunicorn answers directly.
+    api_port = PORT + 10 if NGINX else PORT
+    gunicorn = [PYTHON, "-m", "gunicorn", "scheduler_site.wsgi", "-c"]
+    gunicorn += ["scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{api_port}"]
     processes = [
-        start(
-            "api",
-            [
-                PYTHON,
-                "-m",
-                "gunicorn",
-                "scheduler_site.wsgi",
-                "-c",
-                "scheduler_site/gunicorn.conf.py",
-                "--bind",
-                f"127.0.0.1:{PORT}",
-            ],
-        ),
+        start("api", gunicorn),
         start("pipeline", [PYTHON, "manage.py", "run_all", "--concurrency", "50"]),
         start(
             "demo-endpoint", [PYTHON, "scripts/demo_endpoint.py", str(DEMO_PORT)], show_output=True
         ),
     ]
+    if NGINX:
+        listen, upstream = f"127.0.0.1:{PORT}", f"127.0.0.1:{api_port}"
+        processes.append(
+            start("nginx", ["scripts/run_nginx.sh", listen, upstream, str(RUN_DIR / "nginx")])
+        )
     stopping = False
 
     def stop(signum, frame):

@@ -9,6 +9,7 @@ trap scripts/stop_services.sh EXIT
 
 scripts/ensure_mariadb.sh
 scripts/ensure_redis.sh
+scripts/ensure_nginx.sh
 scripts/ensure_cassandra.sh
 export CASSANDRA_HOSTS=127.0.0.1 CASSANDRA_PORT=${CASSANDRA_PORT:-9042}
 
