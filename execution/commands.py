@@ -16,7 +16,12 @@ class ProcessCommand(BaseCommand):
             "--metrics-port",
             type=int,
             default=0,
-            help="serve Prometheus metrics on 127.0.0.1:PORT (0: off)",
+            help="serve Prometheus metrics on PORT (0: off)",
+        )
+        parser.add_argument(
+            "--metrics-address",
+            default="127.0.0.1",
+            help="the address the metrics listen on (default 127.0.0.1: this machine only)",
         )
         self.add_process_arguments(parser)
 
@@ -32,7 +37,7 @@ class ProcessCommand(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         process = self.build(options)
-        serve_process_metrics(options["metrics_port"])
+        serve_process_metrics(options["metrics_port"], options["metrics_address"])
         install_stop_signals(process)
         once = options.get("once", False)
         if once:

@@ -1,13 +1,16 @@
 """Prometheus metrics: what each process counts, and the queue as the database sees it.
 
-Process metrics are served by each long-running command on `--metrics-port` (0: off); the
-queue gauges (depth by status and priority, due but unclaimed) are read from the jobs table
-when the API's `/metrics` is scraped.
+Process metrics are served by each long-running command on `--metrics-port` (0: off),
+bound to 127.0.0.1 unless `--metrics-address` says otherwise. The queue gauges (depth by
+status and priority, due but unclaimed) are served by `serve_metrics` from one reading of
+the jobs table that its loop refreshes every few seconds, whatever the scrape rate: never
+by the tenant API, and never one query per scrape.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from django.db import connection
 from django.utils import timezone
@@ -40,36 +43,60 @@ LAST_SUCCESS = Gauge(
 )
 
 
-def serve_process_metrics(port: int) -> None:
+def serve_process_metrics(port: int, address: str = "127.0.0.1") -> None:
     if port:
-        start_http_server(port, addr="127.0.0.1")
+        start_http_server(port, addr=address)
 
 
 def mark_healthy(process: str) -> None:
     LAST_SUCCESS.labels(process).set(time.time())
 
 
+@dataclass(frozen=True)
+class QueueReading:
+    depth: list[tuple[str, int, int]]  # (status, priority, jobs)
+    due_unclaimed: int
+    taken_at: float
+
+
+def read_queue() -> QueueReading:
+    """Queue depth by status and priority, and pending jobs already due: two statements."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT status, priority, COUNT(*) FROM jobs GROUP BY status, priority")
+        depth = [(status, priority, count) for status, priority, count in cursor.fetchall()]
+        cursor.execute(
+            "SELECT COUNT(*) FROM jobs WHERE status = 'pending' AND next_attempt_at <= %s",
+            [datetime_param(timezone.now())],
+        )
+        due = cursor.fetchone()[0]
+    return QueueReading(depth, due, time.time())
+
+
 class QueueCollector(Collector):
-    """Queue depth by status and priority, and jobs due but not claimed, read on scrape."""
+    """Serves the last reading handed to it; scrapes never touch the database."""
+
+    def __init__(self) -> None:
+        self.reading: QueueReading | None = None
 
     def collect(self):
+        reading = self.reading
+        if reading is None:
+            return
         depth = GaugeMetricFamily(
             "scheduler_queue_depth",
             "Jobs in the queue by status and priority.",
             labels=["status", "priority"],
         )
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT status, priority, COUNT(*) FROM jobs GROUP BY status, priority")
-            for status, priority, count in cursor.fetchall():
-                depth.add_metric([status, str(priority)], count)
-            cursor.execute(
-                "SELECT COUNT(*) FROM jobs WHERE status = 'pending' AND next_attempt_at <= %s",
-                [datetime_param(timezone.now())],
-            )
-            due = cursor.fetchone()[0]
+        for status, priority, count in reading.depth:
+            depth.add_metric([status, str(priority)], count)
         yield depth
         yield GaugeMetricFamily(
             "scheduler_due_unclaimed_jobs",
             "Pending jobs already due and not yet claimed.",
-            value=due,
+            value=reading.due_unclaimed,
+        )
+        yield GaugeMetricFamily(
+            "scheduler_queue_reading_timestamp_seconds",
+            "When the queue gauges were read from the database.",
+            value=reading.taken_at,
         )

@@ -2,8 +2,6 @@ from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
 
-from scheduler_site.metrics_view import metrics
-
 
 def health(request):
     return JsonResponse({"status": "ok"})
@@ -12,7 +10,6 @@ def health(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health),
-    path("metrics", metrics),
     path("v1/", include("tasks.urls")),
     path("v1/", include("jobs.urls")),
 ]

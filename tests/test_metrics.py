@@ -10,7 +10,19 @@ from jobs.models import Job
 from tests.processes import ManagedProcess, free_port, wait_until
 
 
-def test_metrics_report_queue_depth_and_due_unclaimed_jobs(make_job):
+def scrape(port: int) -> str:
+    try:
+        return requests.get(f"http://127.0.0.1:{port}/metrics", timeout=2).text
+    except requests.ConnectionError:
+        return ""
+
+
+def test_the_tenant_api_serves_no_metrics(db):
+    assert APIClient().get("/metrics").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_serve_metrics_reports_queue_depth_and_due_unclaimed_jobs(make_job, tmp_path):
     make_job("https://93.184.216.34/", priority=0)
     make_job("https://93.184.216.34/", due=datetime.now(UTC) + timedelta(hours=1))
     Job.objects.create(
@@ -20,10 +32,44 @@ def test_metrics_report_queue_depth_and_due_unclaimed_jobs(make_job):
         next_attempt_at=datetime(2020, 1, 1, tzinfo=UTC),
         status="dead",
     )
-    body = APIClient().get("/metrics").content.decode()
-    assert 'scheduler_queue_depth{priority="0",status="pending"} 1.0' in body
-    assert 'scheduler_queue_depth{priority="5",status="dead"} 1.0' in body
-    assert "scheduler_due_unclaimed_jobs 1.0" in body
+    port = free_port()
+    process = ManagedProcess(
+        ["serve_metrics", "--metrics-port", str(port), "--interval", "1"],
+        tmp_path / "metrics.log",
+    )
+    try:
+        wait_until(lambda: "scheduler_queue_depth" in scrape(port), timeout=20, message="none")
+        body = scrape(port)
+        assert 'scheduler_queue_depth{priority="0",status="pending"} 1.0' in body
+        assert 'scheduler_queue_depth{priority="5",status="dead"} 1.0' in body
+        assert "scheduler_due_unclaimed_jobs 1.0" in body
+    finally:
+        assert process.stop() == 0, process.log()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_many_scrapes_share_one_reading_of_the_queue(make_job, tmp_path):
+    make_job("https://93.184.216.34/")
+    port = free_port()
+    process = ManagedProcess(["serve_metrics", "--metrics-port", str(port)], tmp_path / "m.log")
+    try:
+        wait_until(lambda: "reading_timestamp" in scrape(port), timeout=20, message="none")
+        stamps = {
+            line
+            for _ in range(50)
+            for line in scrape(port).splitlines()
+            if line.startswith("scheduler_queue_reading_timestamp_seconds ")
+        }
+        assert len(stamps) <= 2  # 50 scrapes in well under 5 s: one reading, or its refresh
+    finally:
+        assert process.stop() == 0, process.log()
+
+
+def test_metrics_listen_on_this_machine_only_by_default(tmp_path):
+    from execution.commands import ProcessCommand
+
+    parser = ProcessCommand().create_parser("manage.py", "serve_metrics")
+    assert parser.parse_args([]).metrics_address == "127.0.0.1"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -36,17 +82,10 @@ def test_a_process_serves_its_health_and_counters(endpoint, make_job, tmp_path):
         env={"EGRESS_ALLOW": "127.0.0.0/8"},
     )
     try:
-
-        def scraped() -> str:
-            try:
-                return requests.get(f"http://127.0.0.1:{port}/metrics", timeout=2).text
-            except requests.ConnectionError:
-                return ""
-
         wait_until(
-            lambda: 'outcome="succeeded"' in scraped(), timeout=20, message="no outcome counted"
+            lambda: 'outcome="succeeded"' in scrape(port), timeout=20, message="no outcome counted"
         )
-        text = scraped()
+        text = scrape(port)
         assert 'scheduler_process_last_success_timestamp_seconds{process="executor"}' in text
         assert "scheduler_start_delay_seconds_bucket" in text
         assert "scheduler_claim_duration_seconds_count" in text

@@ -4,24 +4,27 @@ from execution.archiver_process import ArchiverProcess
 from execution.commands import ProcessCommand
 from execution.executor_process import ExecutorProcess
 from execution.identity import default_worker_id
+from execution.metrics_process import MetricsProcess
 from execution.reconciler_process import ReconcilerProcess
 from execution.scheduler_process import SchedulerProcess
 from tasks.partitions import PartitionLeases
 
 
 class AllProcesses:
-    """The four loops of the pipeline in one process: the executor's event loop in the main
+    """The loops of the pipeline in one process: the executor's event loop in the main
     thread, the scheduler, reconciler and archiver each in a thread of their own."""
 
     name = "all"
 
-    def __init__(self, *, concurrency: int, tick: float) -> None:
+    def __init__(self, *, concurrency: int, tick: float, queue_gauges: bool) -> None:
         leases = PartitionLeases.from_settings(default_worker_id("scheduler"))
         self.loops = [
             SchedulerProcess(leases=leases, tick_seconds=tick),
             ReconcilerProcess(),
             ArchiverProcess(),
         ]
+        if queue_gauges:  # with --metrics-port, the queue gauges are served beside the rest
+            self.loops.append(MetricsProcess())
         self.executor = ExecutorProcess(
             worker_id=default_worker_id("executor"), concurrency=concurrency
         )
@@ -52,4 +55,8 @@ class Command(ProcessCommand):
         parser.add_argument("--tick", type=float, default=1.0)
 
     def build(self, options):
-        return AllProcesses(concurrency=options["concurrency"], tick=options["tick"])
+        return AllProcesses(
+            concurrency=options["concurrency"],
+            tick=options["tick"],
+            queue_gauges=bool(options["metrics_port"]),
+        )
