@@ -19,6 +19,8 @@ import re
 import socket
 import unicodedata
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from ipaddress import (
     IPv4Address,
     IPv4Network,
@@ -304,6 +306,31 @@ class EgressPolicy:
 
 def _valid_port(port: object) -> bool:
     return isinstance(port, int) and not isinstance(port, bool) and 0 < port < 65536
+
+
+class ResolutionTimedOut(Exception):
+    """A name did not resolve within the time given (not an OSError: never "does not resolve")."""
+
+
+_RESOLVERS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="resolve")
+
+
+def resolver_within(seconds: float) -> Resolver:
+    """getaddrinfo that gives up after `seconds` (waiting for a free resolver included).
+
+    The system resolver cannot be interrupted: a lookup that times out finishes in its
+    thread, and at most 8 run at once, so slow names cannot take the API's threads.
+    """
+
+    def resolve(*args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+        lookup = _RESOLVERS.submit(socket.getaddrinfo, *args, **kwargs)
+        try:
+            return lookup.result(timeout=seconds)
+        except FutureTimeout as exc:
+            lookup.cancel()
+            raise ResolutionTimedOut(f"no answer within {seconds:g} s") from exc
+
+    return resolve
 
 
 def _resolve_all(name: str, port: int, resolve: Resolver) -> list[IPAddress]:

@@ -3,9 +3,11 @@
 from datetime import timedelta
 from pathlib import Path
 
+from django.core.exceptions import ImproperlyConfigured
+
 from scheduler_site import keys
 from scheduler_site.database import cache_settings, database_settings
-from scheduler_site.env import env_bool, env_int, env_list, env_str
+from scheduler_site.env import env_bool, env_choice, env_cidrs, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -94,21 +96,28 @@ REST_FRAMEWORK = {
 
 # No token lives longer than this (issue_token refuses more; the API refuses such tokens).
 JWT_MAX_TTL_SECONDS = 366 * 86400
+JWT_DEFAULT_TTL_SECONDS = min(
+    env_int("JWT_DEFAULT_TTL_SECONDS", 86400, minimum=1), JWT_MAX_TTL_SECONDS
+)
 SIMPLE_JWT = {
     "ALGORITHM": "HS256",
     "SIGNING_KEY": JWT_SIGNING_KEY,
-    "ACCESS_TOKEN_LIFETIME": timedelta(seconds=env_int("JWT_DEFAULT_TTL_SECONDS", 86400)),
+    "ACCESS_TOKEN_LIFETIME": timedelta(
+        seconds=env_int("JWT_DEFAULT_TTL_SECONDS", 86400, minimum=1)
+    ),
     "AUTH_HEADER_TYPES": ("Bearer",),
     "USER_ID_CLAIM": "tenant_id",
     "USER_ID_FIELD": "id",
 }
 
 # CIDRs whose addresses may be called on any port (development and test installs only).
-EGRESS_ALLOW = env_str("EGRESS_ALLOW", "")
+EGRESS_ALLOW = env_cidrs("EGRESS_ALLOW")
 
-HISTORY_BACKEND = env_str("HISTORY_BACKEND", "sql")
+HISTORY_BACKEND = env_choice("HISTORY_BACKEND", "sql", ("sql", "cassandra"))
 CASSANDRA_HOSTS = env_list("CASSANDRA_HOSTS")
-CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042)
+if HISTORY_BACKEND == "cassandra" and not CASSANDRA_HOSTS:
+    raise ImproperlyConfigured("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
+CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042, minimum=1)
 CASSANDRA_KEYSPACE = env_str("CASSANDRA_KEYSPACE", "scheduler")
 
 # Tenant quotas: defaults here, overrides on the tenant (0 means unlimited).
@@ -133,14 +142,17 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "line"}},
-    "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {
+        "handlers": ["stderr"],
+        "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
+    },
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
 # Scheduler: a run more than this late counts as missed for the `skip` misfire policy.
 SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)
-SCHEDULER_PARTITIONS = env_int("SCHEDULER_PARTITIONS", 16)
-SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10)
+SCHEDULER_PARTITIONS = env_int("SCHEDULER_PARTITIONS", 16, minimum=1)
+SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10, minimum=1)
 
 SECRET_VALUE_MAX_BYTES = 4096
 
@@ -149,7 +161,7 @@ SECRET_VALUE_MAX_BYTES = 4096
 ARCHIVE_SUCCEEDED_AFTER_SECONDS = env_int("ARCHIVE_SUCCEEDED_AFTER_SECONDS", 3600)
 ARCHIVE_CANCELLED_AFTER_SECONDS = env_int("ARCHIVE_CANCELLED_AFTER_SECONDS", 3600)
 ARCHIVE_DEAD_AFTER_SECONDS = env_int("ARCHIVE_DEAD_AFTER_SECONDS", 14 * 86400)
-HISTORY_RETENTION_DAYS = env_int("HISTORY_RETENTION_DAYS", 30)
+HISTORY_RETENTION_DAYS = env_int("HISTORY_RETENTION_DAYS", 30, minimum=1)
 
 # A claim's lease: from the job's own time, its timeout plus this margin.
 LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)

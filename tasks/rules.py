@@ -5,7 +5,12 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from execution.address_policy import DestinationNotAllowed, default_policy
+from execution.address_policy import (
+    DestinationNotAllowed,
+    ResolutionTimedOut,
+    default_policy,
+    resolver_within,
+)
 from scheduler_site.errors import ValidationFailed
 
 ALLOWED_SCHEMES = {"http": 80, "https": 443}
@@ -15,6 +20,8 @@ SECRET_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 # A header value may hold tabs but no other control character (CR and LF split headers).
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 MAX_HEADERS = 50
+RESOLVE_TIMEOUT_SECONDS = 2.0
+_resolve = resolver_within(RESOLVE_TIMEOUT_SECONDS)
 MAX_HEADER_VALUE = 4096
 
 # Credentials belong in a secret_ref; hop-by-hop headers are the connection's business;
@@ -71,7 +78,11 @@ def check_url(url: str) -> str:
         raise _bad("url", "must not contain whitespace")
     effective_port = port if port is not None else ALLOWED_SCHEMES[parts.scheme]
     try:
-        default_policy().check_url_host(parts.hostname, effective_port)
+        default_policy().check_url_host(parts.hostname, effective_port, resolve=_resolve)
+    except ResolutionTimedOut as exc:
+        raise _bad(
+            "url", f"host could not be resolved in time ({RESOLVE_TIMEOUT_SECONDS:g} s)"
+        ) from exc
     except DestinationNotAllowed as exc:
         raise _bad(
             "url", "is not an allowed destination (public hosts on ports 80/443 only)"

@@ -2,6 +2,8 @@
 
 import base64
 import json
+import socket
+import time
 
 import pytest
 
@@ -127,3 +129,16 @@ def test_a_one_off_task_with_an_unknown_time_zone_is_400(api):
     response = api.post("/v1/tasks", one_off_task(timezone="Mars/Olympus"), format="json")
     assert response.status_code == 400
     assert "timezone" in response.json()["error"]["fields"]
+
+
+def test_a_host_that_does_not_resolve_in_two_seconds_is_400(api, monkeypatch):
+    def slow_resolver(*args, **kwargs):
+        time.sleep(5)  # a DNS server that does not answer
+        raise OSError("timed out")
+
+    monkeypatch.setattr(socket, "getaddrinfo", slow_resolver)
+    started = time.monotonic()
+    response = api.post("/v1/tasks", cron_task(url="https://slow.example.com/"), format="json")
+    assert response.status_code == 400
+    assert "could not be resolved in time" in response.json()["error"]["fields"]["url"]
+    assert time.monotonic() - started < 3

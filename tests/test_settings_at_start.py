@@ -1,4 +1,5 @@
-"""No process starts with DEBUG off and a missing, empty, short or development key."""
+"""No process starts with a setting it cannot use: a missing, empty, short or development
+key (with DEBUG off), or any other value that cannot be read; the message names it."""
 
 import os
 import subprocess
@@ -99,3 +100,24 @@ def test_encryption_keys_keep_their_order():
     first, second = Fernet.generate_key().decode(), Fernet.generate_key().decode()
     parsed = keys.fernet_keys("SECRETS_ENCRYPTION_KEYS", f"{first},{second}", debug=False)
     assert parsed == [first, second]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("EGRESS_ALLOW", "127.0.0.1/33", "EGRESS_ALLOW: '127.0.0.1/33' is not a network"),
+        ("EGRESS_ALLOW", "10.0.0.0/8, localhost", "EGRESS_ALLOW: 'localhost' is not a network"),
+        ("SCHEDULER_PARTITIONS", "many", "SCHEDULER_PARTITIONS must be a whole number"),
+        ("SCHEDULER_PARTITIONS", "0", "SCHEDULER_PARTITIONS must be at least 1"),
+        ("HISTORY_BACKEND", "mongo", "HISTORY_BACKEND must be one of sql, cassandra"),
+        ("HISTORY_BACKEND", "cassandra", "HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS"),
+        ("DEBUG", "maybe", "DEBUG must be true or false"),
+        ("CACHE_URL", "memcached://x", "CACHE_URL must be a redis:// URL"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+    ],
+)
+def test_a_command_refuses_to_start_with_an_unreadable_setting(name, value, message):
+    result = manage_check(environment(**{name: value, "CASSANDRA_HOSTS": None}))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
