@@ -42,6 +42,8 @@ def signing_key(name: str, value: str, *, debug: bool, development: str) -> str:
         problem = "is a development key"
     elif len(value) < MIN_KEY_LENGTH:
         problem = f"is shorter than {MIN_KEY_LENGTH} characters"
+    elif len(set(value)) < 5:
+        problem = "has fewer than 5 distinct characters"
     if problem and not debug:
         raise ImproperlyConfigured(
             f"{name} {problem}; set it to a random string, e.g. {HOW_TO_MAKE['signing']}"

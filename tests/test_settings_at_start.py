@@ -2,6 +2,7 @@
 key (with DEBUG off), or any other value that cannot be read; the message names it."""
 
 import os
+import secrets
 import subprocess
 import sys
 
@@ -12,8 +13,8 @@ from scheduler_site import keys
 from tests.processes import ROOT, free_port
 
 GOOD = {
-    "SECRET_KEY": "k" * 64,
-    "JWT_SIGNING_KEY": "j" * 64,
+    "SECRET_KEY": secrets.token_urlsafe(64),
+    "JWT_SIGNING_KEY": secrets.token_urlsafe(64),
     "SECRETS_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
 }
 BAD = [
@@ -24,6 +25,7 @@ BAD = [
     ("SECRET_KEY", "dev-only-secret-key-change-me-in-production-0123456789", "development key"),
     ("JWT_SIGNING_KEY", None, "JWT_SIGNING_KEY is not set"),
     ("JWT_SIGNING_KEY", "x" * 20, "JWT_SIGNING_KEY is shorter than 50 characters"),
+    ("JWT_SIGNING_KEY", "abab" * 20, "JWT_SIGNING_KEY has fewer than 5 distinct characters"),
     ("SECRETS_ENCRYPTION_KEYS", None, "SECRETS_ENCRYPTION_KEYS is not set"),
     ("SECRETS_ENCRYPTION_KEYS", "not-a-fernet-key", "key 1 is not a Fernet key"),
     ("SECRETS_ENCRYPTION_KEYS", keys.DEV_SECRETS_ENCRYPTION_KEY, "key 1 is a development key"),
@@ -121,3 +123,16 @@ def test_a_command_refuses_to_start_with_an_unreadable_setting(name, value, mess
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_production_settings_pass_djangos_deployment_checks():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=environment(HTTPS="true", ALLOWED_HOSTS="scheduler.example.com"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
