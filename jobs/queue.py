@@ -17,6 +17,7 @@ from django.db.utils import OperationalError
 from django.utils import timezone
 
 from jobs import queue_sql as q
+from jobs.fair_share import DueGroup, interleave, plan_asks
 from jobs.models import JobStatus
 from scheduler_site.sqltools import (
     datetime_from_db,
@@ -165,25 +166,27 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
 
 
 def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
-    skip = ""
-    skip_params: list = list(skip_tenants)
-    if skip_tenants:
-        skip = f" AND tenant_id NOT IN ({', '.join(['%s'] * len(skip_tenants))})"
+    """Due jobs to claim, in claim order: by priority, tenants taking turns (fair_share)."""
     if is_mysql():
         horizon, horizon_params = "NOW(6) + INTERVAL %s SECOND", [lookahead_seconds]
         lock = " FOR UPDATE SKIP LOCKED"
     else:
         due = timezone.now() + timedelta(seconds=lookahead_seconds)
         horizon, horizon_params, lock = "%s", [datetime_param(due)], ""
+    cursor.execute(q.DUE_TENANTS.format(horizon=horizon), horizon_params)
+    groups = [DueGroup(row[0], str(row[1]), datetime_from_db(row[2])) for row in cursor.fetchall()]
+    slots = {p: critical_limit if p == CRITICAL_PRIORITY else normal_limit for p in range(10)}
+    asks = plan_asks(groups, slots, frozenset(skip_tenants))
+    if not asks:
+        return []
     parts, params = [], []
-    for priority in range(10):
-        limit = critical_limit if priority == CRITICAL_PRIORITY else normal_limit
-        if limit <= 0:
-            continue
-        parts.append(q.CLAIM_PART.format(priority=priority, horizon=horizon, skip=skip, lock=lock))
-        params += [*horizon_params, *skip_params, limit]
-    cursor.execute(" UNION ALL ".join(parts) + q.CLAIM_ORDER, [*params, critical_limit])
-    return [(row[0], str(row[1]), row[2]) for row in cursor.fetchall()]
+    for index, ask in enumerate(asks):
+        fields = {"priority": ask.priority, "horizon": horizon, "lock": lock, "index": index}
+        parts.append(q.CLAIM_PART.format(**fields))
+        params += [ask.tenant, *horizon_params, ask.count]
+    cursor.execute(" UNION ALL ".join(parts), params)
+    rows = [(row[0], str(row[1]), row[2], datetime_from_db(row[3])) for row in cursor.fetchall()]
+    return [(key, tenant, priority) for key, tenant, priority, _ in interleave(rows, asks)]
 
 
 def _tenant_budgets(cursor, tenant_ids: set[str]) -> dict[str, int]:
@@ -196,6 +199,8 @@ def _choose(candidates, budgets, critical_limit, normal_limit):
     chosen, saturated, held_back = [], set(), 0
     normal_taken = 0
     for key, tenant_id, priority in candidates:
+        if len(chosen) >= critical_limit:
+            break  # every free slot is taken
         if priority != CRITICAL_PRIORITY and normal_taken >= normal_limit:
             continue
         if budgets.get(tenant_id, 0) <= 0:

@@ -9,16 +9,26 @@ from __future__ import annotations
 
 # --- claim: pending -> running --------------------------------------------------------------
 
-# One tight range per priority level, each stopping at its LIMIT (a range over
-# next_attempt_at ordered by priority would walk every not-yet-due row of priority 0 first).
+# Which tenants have due jobs at which priority, and the oldest due time of each: one row
+# per (priority, tenant). The claim index leads (status, priority, tenant_id,
+# next_attempt_at), so MariaDB can read this with a loose index scan, one jump per group,
+# however many jobs a group holds. It only considers that scan for a range on status:
+# with `status = 'pending'` it walks every pending entry instead, hence the BETWEEN.
+DUE_TENANTS = """
+SELECT priority, tenant_id, MIN(next_attempt_at) FROM jobs
+WHERE status BETWEEN 'pending' AND 'pending' AND next_attempt_at <= {horizon}
+GROUP BY status, priority, tenant_id
+"""
+
+# One tight range per (priority, tenant) the fair share asks of, each stopping at its LIMIT
+# (a range over next_attempt_at alone would walk every not-yet-due row before it).
 CLAIM_PART = """
 SELECT * FROM (
     SELECT id, tenant_id, priority, next_attempt_at FROM jobs
-    WHERE status = 'pending' AND priority = {priority} AND next_attempt_at <= {horizon}{skip}
+    WHERE status = 'pending' AND priority = {priority} AND tenant_id = %s
+        AND next_attempt_at <= {horizon}
     ORDER BY next_attempt_at LIMIT %s{lock}
-) AS p{priority}"""
-
-CLAIM_ORDER = " ORDER BY priority, next_attempt_at LIMIT %s"
+) AS c{index}"""
 
 TENANT_BUDGETS = """
 SELECT n.id, n.concurrency_limit,
