@@ -1,8 +1,8 @@
 FROM python:3.11-slim
 
-# mysqlclient builds from source against the MariaDB client headers.
+# mysqlclient builds from source against the MariaDB client headers; nginx fronts the API.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends gcc pkg-config libmariadb-dev \
+ && apt-get install -y --no-install-recommends gcc pkg-config libmariadb-dev nginx-light \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
@@ -15,8 +15,10 @@ RUN DEBUG=true python manage.py collectstatic --noinput \
  && useradd --system --uid 10001 --no-create-home scheduler
 USER scheduler
 
-ENV PORT=8000 GUNICORN_BIND=0.0.0.0:8000
+ENV PORT=8000
 EXPOSE 8000
-# The same image runs every process: override the command with
-# `python manage.py run_scheduler`, `run_executor`, `run_reconciler` or `run_archiver`.
-CMD ["gunicorn", "scheduler_site.wsgi", "-c", "scheduler_site/gunicorn.conf.py"]
+# The same image runs every process. By default the API: nginx on $PORT in front of gunicorn
+# (half-open or slow clients never reach gunicorn's threads). Override the command with
+# `python manage.py run_scheduler`, `run_executor`, `run_reconciler`, `run_archiver` or
+# `serve_metrics --metrics-port 9100 --metrics-address 0.0.0.0` for the others.
+CMD ["scripts/container_api.sh"]

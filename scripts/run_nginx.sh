@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 listen=$1 upstream=$2 prefix=$(mkdir -p "$3" && cd "$3" && pwd)
 sed -e "s|@LISTEN@|$listen|g" -e "s|@UPSTREAM@|$upstream|g" -e "s|@PREFIX@|$prefix|g" \
   scripts/nginx/nginx.conf.in >"$prefix/nginx.conf"
-exec nginx -p "$prefix" -c "$prefix/nginx.conf"
+exec nginx -p "$prefix" -e "$prefix/error.log" -c "$prefix/nginx.conf"

@@ -1,9 +1,11 @@
 """Tenant secrets at rest: keys of their own, a list for rotation, never derived."""
 
+import base64
+import hashlib
 from io import StringIO
 
 import pytest
-from cryptography.fernet import Fernet
+from cryptography.fernet import Fernet, InvalidToken
 from django.core.management import CommandError, call_command
 
 from tasks.models import TenantSecret
@@ -23,10 +25,20 @@ def lookup(tenant):
     return secret_values(refs={(str(tenant.id), "crm")})
 
 
-def test_a_secret_is_not_readable_with_the_django_secret_key(tenant, settings):
+def test_a_secret_is_not_readable_with_a_key_derived_from_the_django_secret_key(
+    tenant, settings
+):
     secret, _ = secret_put(tenant=tenant, name="crm", value="Bearer s3cret")
     assert "s3cret" not in secret.encrypted_value
-    assert Fernet(settings.SECRETS_ENCRYPTION_KEYS[0]).decrypt(secret.encrypted_value.encode())
+    derived = hashlib.sha256(b"tenant-secrets:" + settings.SECRET_KEY.encode()).digest()
+    with pytest.raises(InvalidToken):  # how earlier versions keyed the secrets
+        Fernet(base64.urlsafe_b64encode(derived)).decrypt(secret.encrypted_value.encode())
+
+
+def test_rotating_the_django_secret_key_leaves_tenant_secrets_readable(tenant, settings):
+    secret_put(tenant=tenant, name="crm", value="Bearer s3cret")
+    settings.SECRET_KEY = "another-" + "k3y" * 20
+    assert lookup(tenant).values == {(str(tenant.id), "crm"): "Bearer s3cret"}
 
 
 def test_a_secret_under_an_older_key_is_read_once_a_new_key_comes_first(

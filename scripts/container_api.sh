@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The container's API: gunicorn on 127.0.0.1:8010 behind nginx on 0.0.0.0:${PORT:-8000}
+# (scripts/nginx/nginx.conf.in). If either stops, the other is stopped and the container
+# exits, so the orchestrator restarts it whole.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+gunicorn scheduler_site.wsgi -c scheduler_site/gunicorn.conf.py --bind 127.0.0.1:8010 &
+scripts/run_nginx.sh "0.0.0.0:${PORT:-8000}" 127.0.0.1:8010 /tmp/nginx &
+trap 'kill -TERM $(jobs -p) 2>/dev/null' TERM INT
+wait -n
+status=$?
+kill -TERM $(jobs -p) 2>/dev/null
+wait
+exit $status
