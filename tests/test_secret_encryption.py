@@ -25,9 +25,7 @@ def lookup(tenant):
     return secret_values(refs={(str(tenant.id), "crm")})
 
 
-def test_a_secret_is_not_readable_with_a_key_derived_from_the_django_secret_key(
-    tenant, settings
-):
+def test_a_secret_is_not_readable_with_a_key_derived_from_the_django_secret_key(tenant, settings):
     secret, _ = secret_put(tenant=tenant, name="crm", value="Bearer s3cret")
     assert "s3cret" not in secret.encrypted_value
     derived = hashlib.sha256(b"tenant-secrets:" + settings.SECRET_KEY.encode()).digest()
