@@ -19,12 +19,23 @@ FINISHED_STATUSES = (JobStatus.SUCCEEDED, JobStatus.DEAD, JobStatus.CANCELLED)
 
 class Job(models.Model):
     id = models.UUIDField(primary_key=True, default=new_id, editable=False)
-    # No foreign-key constraints: the queue table takes no locks on tenants or tasks.
+    # No foreign-key constraints: the queue table takes no locks on tenants or tasks. No
+    # index of their own either (Django adds one even without the constraint): each is the
+    # prefix of another index (jobs_dlq_idx, jobs_task_run_uniq), and every extra B-tree is
+    # written by every insert and every delete.
     tenant = models.ForeignKey(
-        "tasks.Tenant", on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+        "tasks.Tenant",
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
     )
     task = models.ForeignKey(
-        "tasks.Task", on_delete=models.DO_NOTHING, db_constraint=False, related_name="jobs"
+        "tasks.Task",
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="jobs",
     )
     scheduled_at = models.DateTimeField()
     priority = models.PositiveSmallIntegerField(default=5)
