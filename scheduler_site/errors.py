@@ -98,17 +98,29 @@ def _flatten(detail) -> object:
     return str(detail)
 
 
-def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+def error_body(exc: Exception) -> tuple[int, dict] | None:
+    """The status and body of an application or validation error; None for any other."""
     if isinstance(exc, ApplicationError):
-        response = error_response(exc.status_code, exc.code, exc.message, exc.fields)
-        for name, value in exc.headers.items():
-            response[name] = value
-        return response
-    if isinstance(exc, exceptions.ValidationError):
-        fields = _flatten(exc.detail)
+        code, message, fields = exc.code, exc.message, exc.fields
+    elif isinstance(exc, exceptions.ValidationError):
+        code, message, fields = "invalid", "the request is invalid", _flatten(exc.detail)
         if not isinstance(fields, dict):
             fields = {"non_field_errors": fields}
-        return error_response(400, "invalid", "the request is invalid", fields)
+    else:
+        return None
+    body = {"code": code, "message": message}
+    if fields:
+        body["fields"] = fields
+    return getattr(exc, "status_code", 400), {"error": body}
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    shaped = error_body(exc)
+    if shaped is not None:
+        response = Response(shaped[1], status=shaped[0])
+        for name, value in getattr(exc, "headers", {}).items():
+            response[name] = value
+        return response
     if isinstance(exc, (Http404, exceptions.NotFound)):
         return error_response(404, "not_found", "not found")
     if isinstance(exc, PermissionDenied):

@@ -33,16 +33,21 @@ def _lock(tenant: Tenant) -> None:
 
 def check_task_quota(tenant: Tenant) -> None:
     """Call inside the creating transaction: one more active or paused task must fit."""
-    limit = quota(tenant, "max_tasks")
-    if not limit:
-        return
-    _lock(tenant)
-    held = Task.objects.filter(tenant=tenant, status__in=HELD_TASK_STATUSES).count()
-    if held >= limit:
+    if room_for_tasks(tenant) == 0:
         raise QuotaExceeded(
-            f"the tenant holds {held} active or paused tasks, its quota is {limit}",
+            f"the tenant's quota of {quota(tenant, 'max_tasks')} active or paused tasks is used up",
             fields={"quota": "max_tasks"},
         )
+
+
+def room_for_tasks(tenant: Tenant) -> int | None:
+    """Call inside the creating transaction: how many more tasks fit (None: no limit)."""
+    limit = quota(tenant, "max_tasks")
+    if not limit:
+        return None
+    _lock(tenant)
+    held = Task.objects.filter(tenant=tenant, status__in=HELD_TASK_STATUSES).count()
+    return max(0, limit - held)
 
 
 def check_secret_quota(tenant: Tenant) -> None:

@@ -92,6 +92,28 @@ def _check_target(values: dict) -> None:
 # --- create ------------------------------------------------------------------------------
 
 
+def task_prepare(
+    *, tenant: Tenant, data: dict, idempotency_key: str | None = None, request_hash: str = ""
+) -> Task:
+    """A new task checked against every rule of a create, not saved yet."""
+    task_id = new_id()
+    values = dict(data)
+    values.setdefault("timezone", "UTC")
+    _check_schedule(values, task_id)
+    _check_target(values)
+    _check_priority(values, tenant)
+    task = Task(
+        id=task_id,
+        tenant=tenant,
+        bucket=bucket_for(task_id),
+        idempotency_key=idempotency_key,
+        request_hash=request_hash,
+        **values,
+    )
+    task.next_run_at = first_run_at(task, timezone.now())
+    return task
+
+
 def task_create(
     *,
     tenant: Tenant,
@@ -106,23 +128,11 @@ def task_create(
     if idempotency_key:
         existing = Task.objects.filter(tenant=tenant, idempotency_key=idempotency_key).first()
         if existing is not None:
-            return _replay(existing, request_hash), False
-    task_id = new_id()
-    values = dict(data)
-    values.setdefault("timezone", "UTC")
-    _check_schedule(values, task_id)
-    _check_target(values)
-    _check_priority(values, tenant)
-    take_creation_token(tenant)
-    task = Task(
-        id=task_id,
-        tenant=tenant,
-        bucket=bucket_for(task_id),
-        idempotency_key=idempotency_key,
-        request_hash=request_hash,
-        **values,
+            return task_replay(existing, request_hash), False
+    task = task_prepare(
+        tenant=tenant, data=data, idempotency_key=idempotency_key, request_hash=request_hash
     )
-    task.next_run_at = first_run_at(task, timezone.now())
+    take_creation_token(tenant)
     try:
         with transaction.atomic():
             check_task_quota(tenant)
@@ -132,11 +142,12 @@ def task_create(
             raise
         # Lost the race on UNIQUE (tenant_id, idempotency_key): answer with the winner.
         winner = Task.objects.get(tenant=tenant, idempotency_key=idempotency_key)
-        return _replay(winner, request_hash), False
+        return task_replay(winner, request_hash), False
     return task, True
 
 
-def _replay(task: Task, request_hash: str) -> Task:
+def task_replay(task: Task, request_hash: str) -> Task:
+    """The task an idempotency key already made, if this request is the same one."""
     if task.request_hash != request_hash:
         raise Unprocessable(
             "this Idempotency-Key was already used with a different request body",

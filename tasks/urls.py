@@ -1,9 +1,10 @@
 from django.urls import path
 
-from tasks import secret_views, views
+from tasks import batch_views, secret_views, views
 
 urlpatterns = [
     path("tasks", views.TaskCollectionView.as_view(), name="task-collection"),
+    path("tasks/batch", batch_views.TaskBatchView.as_view(), name="task-batch"),
     path("tasks/<str:task_id>", views.TaskItemView.as_view(), name="task-item"),
     path("tasks/<str:task_id>/pause", views.TaskPauseView.as_view(), name="task-pause"),
     path("tasks/<str:task_id>/resume", views.TaskResumeView.as_view(), name="task-resume"),

@@ -25,9 +25,16 @@ def _task_response(task, status_code: int = status.HTTP_200_OK) -> Response:
 
 
 def _idempotency_key(request: Request) -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    return checked_idempotency_key(request.headers.get("Idempotency-Key"))
+
+
+def checked_idempotency_key(key: object) -> str | None:
     if key is None:
         return None
+    if not isinstance(key, str):
+        raise ValidationFailed(
+            "Idempotency-Key is not valid", fields={"Idempotency-Key": "a string"}
+        )
     key = key.strip()
     if not key or len(key) > MAX_IDEMPOTENCY_KEY or not key.isprintable():
         raise ValidationFailed(
@@ -37,7 +44,7 @@ def _idempotency_key(request: Request) -> str | None:
     return key
 
 
-def _request_hash(data: object) -> str:
+def request_hash(data: object) -> str:
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -51,7 +58,7 @@ class TaskCollectionView(APIView):
             tenant=request.user,
             data=payload.validated_data,
             idempotency_key=key,
-            request_hash=_request_hash(request.data) if key else "",
+            request_hash=request_hash(request.data) if key else "",
         )
         response = _task_response(task, status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/v1/tasks/{task.id}")

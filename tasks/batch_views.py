@@ -1,0 +1,55 @@
+"""POST /v1/tasks/batch: up to 500 creates in one request, one result per item."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scheduler_site.errors import ApplicationError, ValidationFailed
+from tasks.batch_create import MAX_BATCH, BatchItem, ItemResult, tasks_create_batch
+from tasks.serializers import StrictSerializer, TaskInput, TaskOutput
+from tasks.views import checked_idempotency_key, request_hash
+
+
+class TaskBatchInput(StrictSerializer):
+    tasks = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=MAX_BATCH)
+
+
+def read_item(raw: object) -> BatchItem:
+    """One item: a task as POST /v1/tasks takes it, and an optional `idempotency_key`."""
+    if not isinstance(raw, dict):
+        return BatchItem(None, error=ValidationFailed("a task must be a JSON object"))
+    fields = dict(raw)
+    try:
+        key = checked_idempotency_key(fields.pop("idempotency_key", None))
+    except ApplicationError as exc:
+        return BatchItem(None, error=exc)
+    payload = TaskInput(data=fields)
+    if not payload.is_valid():
+        return BatchItem(None, error=serializers.ValidationError(payload.errors))
+    return BatchItem(payload.validated_data, key, request_hash(fields) if key else "")
+
+
+def result_body(index: int, result: ItemResult) -> dict:
+    body: dict = {"index": index, "status": result.status}
+    if result.task is not None:
+        body["task"] = TaskOutput(result.task).data
+        body["replayed"] = result.replayed
+    else:
+        body["error"] = result.error
+    return body
+
+
+class TaskBatchView(APIView):
+    def post(self, request: Request) -> Response:
+        payload = TaskBatchInput(data=request.data)
+        if not payload.is_valid():
+            raise ValidationFailed(
+                f'send {{"tasks": [...]}} with 1 to {MAX_BATCH} tasks',
+                fields={"tasks": f"a list of 1 to {MAX_BATCH} task objects"},
+            )
+        items = [read_item(raw) for raw in payload.validated_data["tasks"]]
+        results = tasks_create_batch(tenant=request.user, items=items)
+        return Response({"results": [result_body(i, r) for i, r in enumerate(results)]})
