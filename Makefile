@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run test lint system-packages mariadb cassandra bench-archive bench-scheduler bench-executor bench-burst clean
+.PHONY: run test lint system-packages mariadb cassandra bench-archive bench-create bench-scheduler bench-executor bench-burst clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -46,6 +46,9 @@ bench-executor: $(STAMP) mariadb
 
 bench-archive: $(STAMP) mariadb cassandra
 	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1 $(PY) bench/archive_cassandra.py
+
+bench-create: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/create_tasks.py
 
 bench-burst: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py

@@ -17,29 +17,33 @@ class TaskBatchInput(StrictSerializer):
     tasks = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=MAX_BATCH)
 
 
-def read_item(raw: object) -> BatchItem:
-    """One item: a task as POST /v1/tasks takes it, and an optional `idempotency_key`."""
+def read_item(raw: object, reader: TaskInput) -> BatchItem:
+    """One item: a task as POST /v1/tasks takes it, and an optional `idempotency_key`.
+    One `reader` validates every item: a new serializer would copy all its fields each time
+    (half the cost of an item, measured)."""
     if not isinstance(raw, dict):
         return BatchItem(None, error=ValidationFailed("a task must be a JSON object"))
     fields = dict(raw)
     try:
         key = checked_idempotency_key(fields.pop("idempotency_key", None))
-    except ApplicationError as exc:
+        data = reader.run_validation(fields)
+    except (ApplicationError, serializers.ValidationError) as exc:
         return BatchItem(None, error=exc)
-    payload = TaskInput(data=fields)
-    if not payload.is_valid():
-        return BatchItem(None, error=serializers.ValidationError(payload.errors))
-    return BatchItem(payload.validated_data, key, request_hash(fields) if key else "")
+    return BatchItem(data, key, request_hash(fields) if key else "")
 
 
-def result_body(index: int, result: ItemResult) -> dict:
-    body: dict = {"index": index, "status": result.status}
-    if result.task is not None:
-        body["task"] = TaskOutput(result.task).data
-        body["replayed"] = result.replayed
-    else:
-        body["error"] = result.error
-    return body
+def result_bodies(results: list[ItemResult]) -> list[dict]:
+    """One body per item; the tasks serialized in one pass (one serializer for them all)."""
+    tasks = iter(TaskOutput([r.task for r in results if r.task is not None], many=True).data)
+    bodies = []
+    for index, result in enumerate(results):
+        body: dict = {"index": index, "status": result.status}
+        if result.task is not None:
+            body.update(task=next(tasks), replayed=result.replayed)
+        else:
+            body["error"] = result.error
+        bodies.append(body)
+    return bodies
 
 
 class TaskBatchView(APIView):
@@ -50,6 +54,7 @@ class TaskBatchView(APIView):
                 f'send {{"tasks": [...]}} with 1 to {MAX_BATCH} tasks',
                 fields={"tasks": f"a list of 1 to {MAX_BATCH} task objects"},
             )
-        items = [read_item(raw) for raw in payload.validated_data["tasks"]]
+        reader = TaskInput()
+        items = [read_item(raw, reader) for raw in payload.validated_data["tasks"]]
         results = tasks_create_batch(tenant=request.user, items=items)
-        return Response({"results": [result_body(i, r) for i, r in enumerate(results)]})
+        return Response({"results": result_bodies(results)})

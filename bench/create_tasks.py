@@ -1,0 +1,104 @@
+"""Task creation through the API: single creates and the batch route, on real gunicorn (two
+workers, four threads each) and MariaDB, with GET /healthz through the same server and
+clients as the bare HTTP floor of the same run.
+    DATABASE_URL=mysql://root:@127.0.0.1:3306/scheduler python bench/create_tasks.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
+from bench.common import machine_line, use_fresh_database  # noqa: E402
+from bench.harness import ROOT, database_url, free_port, stop  # noqa: E402
+from tasks.auth import issue_token  # noqa: E402
+from tasks.models import Task, Tenant  # noqa: E402
+
+TASK = {"cron": "0 3 * * *", "url": "https://93.184.216.34/hook", "body": '{"n": 1}'}
+
+
+def start_api(port: int) -> subprocess.Popen:
+    env = dict(os.environ, DATABASE_URL=database_url(), LOG_LEVEL="WARNING")
+    env.pop("CACHE_URL", None)  # the bench tenant has no rate limit: nothing to share
+    args = [sys.executable, "-m", "gunicorn", "scheduler_site.wsgi", "-c"]
+    args += ["scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}"]
+    args += ["--workers", "2", "--access-logfile", "/dev/null"]
+    server = subprocess.Popen(args, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return server
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
+
+
+def timed(work, count: int, threads: int) -> float:
+    """Run work(n) for n in range(count) on `threads` client threads; returns calls/s."""
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        codes = list(pool.map(work, range(count)))
+    elapsed = time.perf_counter() - started
+    bad = [code for code in codes if code not in (200, 201)]
+    assert not bad, f"{len(bad)} failed requests, e.g. {bad[0]}"
+    return count / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--singles", type=int, default=3000)
+    parser.add_argument("--batches", type=int, default=40, help="requests of 500 tasks")
+    parser.add_argument("--threads", type=int, default=8)
+    args = parser.parse_args()
+    use_fresh_database("create_bench")
+    tenant = Tenant.objects.create(name="bench", max_tasks=0, create_rate=0)
+    headers = {"Authorization": f"Bearer {issue_token(tenant)}"}
+    port = free_port()
+    server = start_api(port)
+    base = f"http://127.0.0.1:{port}"
+    session = requests.Session()
+    print(machine_line())
+    try:
+
+        def health(n: int) -> int:
+            return session.get(f"{base}/healthz", timeout=30).status_code
+
+        def single(n: int) -> int:
+            body = dict(TASK, name=f"single-{n}")
+            return session.post(
+                f"{base}/v1/tasks", json=body, headers=headers, timeout=30
+            ).status_code
+
+        def batch(n: int) -> int:
+            tasks = [dict(TASK, name=f"batch-{n}-{i}") for i in range(500)]
+            url = f"{base}/v1/tasks/batch"
+            response = session.post(url, json={"tasks": tasks}, headers=headers, timeout=120)
+            assert all(r["status"] == 201 for r in response.json()["results"])
+            return response.status_code
+
+        floor = timed(health, args.singles, args.threads)
+        singles = timed(single, args.singles, args.threads)
+        batches = timed(batch, args.batches, min(args.threads, 4)) * 500
+    finally:
+        stop(server)
+    assert Task.objects.filter(tenant=tenant).count() == args.singles + args.batches * 500
+    rows = [
+        ("GET /healthz (the HTTP floor)", floor, "requests/s", ""),
+        ("POST /v1/tasks, one task each", singles, "tasks/s", f"{singles / floor:.2f} of floor"),
+        ("POST /v1/tasks/batch, 500 each", batches, "tasks/s", f"{batches / singles:.1f}x singles"),
+    ]
+    for name, rate, unit, ratio in rows:
+        print(f"{name:<32} {rate:8,.0f} {unit:<11} {ratio}")
+
+
+if __name__ == "__main__":
+    main()
