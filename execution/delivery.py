@@ -16,10 +16,10 @@ from email.utils import parsedate_to_datetime
 
 import aiohttp
 
-from execution.address_policy import EgressPolicy
 from execution.egress import guarded_socket_factory, is_refusal
 from execution.signing import signature_headers
 from jobs.queue import ClaimedJob
+from tasks.address_policy import EgressPolicy
 
 USER_AGENT = "at-cron-scheduler/1.0"
 RESPONSE_BODY_LIMIT = 4096

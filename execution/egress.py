@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import socket
 
-from execution.address_policy import EgressPolicy
+from tasks.address_policy import EgressPolicy
 
 
 class RefusedDestination(OSError):

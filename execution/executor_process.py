@@ -20,12 +20,12 @@ from datetime import UTC, datetime, timedelta
 from django.db import close_old_connections, connection
 
 from execution import metrics
-from execution.address_policy import default_policy
 from execution.delivery import CallOutcome, Delivery
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff
 from jobs import queue
 from jobs.models import JobStatus
 from jobs.queue import ClaimedJob, JobResult
+from tasks.address_policy import default_policy
 from tasks.models import TaskStatus
 from tasks.secrets import secret_values
 

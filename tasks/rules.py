@@ -5,13 +5,13 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from execution.address_policy import (
+from scheduler_site.errors import ValidationFailed
+from tasks.address_policy import (
     DestinationNotAllowed,
     ResolutionTimedOut,
     default_policy,
     resolver_within,
 )
-from scheduler_site.errors import ValidationFailed
 
 ALLOWED_SCHEMES = {"http": 80, "https": 443}
 # Matched whole (fullmatch): `$` would also accept a name ending in a newline.

@@ -1,4 +1,4 @@
-"""Unit tests for execution.address_policy (no database, no real DNS)."""
+"""Unit tests for tasks.address_policy (no database, no real DNS)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ipaddress import IPv4Address, IPv6Address, ip_address
 
 import pytest
 
-from execution.address_policy import (
+from tasks.address_policy import (
     REFUSED_NETWORKS,
     DestinationNotAllowed,
     EgressPolicy,

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from execution.address_policy import EgressPolicy
 from execution.delivery import Delivery
 from execution.executor_process import ExecutorProcess
 from jobs.models import Job
+from tasks.address_policy import EgressPolicy
 from tests.processes import wait_until
 
 LOCAL = EgressPolicy.from_setting("127.0.0.0/8")

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from aiohttp.abc import AbstractResolver
 
-from execution.address_policy import EgressPolicy
 from execution.delivery import Delivery
 from jobs.queue import ClaimedJob
+from tasks.address_policy import EgressPolicy
 from tasks.models import new_signing_secret
 
 NO_ALLOW_LIST = EgressPolicy.from_setting("")
