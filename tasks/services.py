@@ -22,6 +22,7 @@ from tasks import rules, schedule
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.quotas import check_task_quota
 from tasks.rate_limit import take_creation_token
+from tasks.task_events import task_changed
 
 EDITABLE_FIELDS = (
     "name",
@@ -258,11 +259,9 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
         return task
     if task.status != TaskStatus.ACTIVE:
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
-    from jobs.holds import jobs_hold_for_task
-
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
-    jobs_hold_for_task(task_id=task.id)  # pending retries wait too
+    task_changed("paused", task.id)  # its waiting jobs, retries included, wait too
     return task
 
 
@@ -273,14 +272,12 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
-    from jobs.holds import jobs_release_for_task
-
     task.status = TaskStatus.ACTIVE
     task.next_run_at = first_run_at(task, timezone.now())
     if task.next_run_at is None:
         task.status = TaskStatus.COMPLETED
     _save_edit(task, ["status", "next_run_at"])
-    jobs_release_for_task(task_id=task.id)  # held retries go on
+    task_changed("resumed", task.id)  # held retries go on
     return task
 
 
@@ -288,10 +285,8 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
 def task_delete(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> None:
     """Soft delete: the task leaves the tenant's view, never runs again, and its pending
     jobs are cancelled."""
-    from jobs.services import jobs_cancel_pending_for_task
-
     task = _locked_for_edit(tenant, task_id, expected_version)
     task.status = TaskStatus.DELETED
     task.next_run_at = None
     _save_edit(task, ["status", "next_run_at"])
-    jobs_cancel_pending_for_task(task_id=task.id)
+    task_changed("deleted", task.id)
