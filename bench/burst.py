@@ -1,5 +1,5 @@
 """Burst: N one-off tasks due in the same second, plus some critical ones, through the
-whole pipeline (scheduler, two executors) on MariaDB, against a recording endpoint.
+whole pipeline (scheduler, two executors) on MariaDB, against nginx logging each call.
 
 Prints lost (must be 0), duplicates, and start delay (arrival minus X-Scheduled-At)
 p50/p95/p99/max for the critical jobs and for the rest; writes a PNG histogram.
