@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run test lint system-packages mariadb cassandra bench-archive bench-create bench-scheduler bench-executor bench-burst clean
+.PHONY: run test lint system-packages mariadb cassandra nginx bench-archive bench-create bench-scheduler bench-executor bench-burst clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -23,6 +23,9 @@ mariadb:
 
 cassandra:
 	@scripts/ensure_cassandra.sh
+
+nginx:
+	@scripts/ensure_nginx.sh
 
 # The whole suite on MariaDB and the real Cassandra, then the embedded mode's suites again on
 # SQLite; scripts/test_suite.sh starts (and afterwards stops) MariaDB, Redis and Cassandra.
@@ -41,7 +44,7 @@ run: $(STAMP)
 bench-scheduler: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scheduler_tick.py
 
-bench-executor: $(STAMP) mariadb
+bench-executor: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/executor_throughput.py
 
 bench-archive: $(STAMP) mariadb cassandra
@@ -50,7 +53,7 @@ bench-archive: $(STAMP) mariadb cassandra
 bench-create: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/create_tasks.py
 
-bench-burst: $(STAMP) mariadb
+bench-burst: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py
 
 clean:
