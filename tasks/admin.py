@@ -27,23 +27,22 @@ class TenantAdmin(admin.ModelAdmin):
     search_fields = ["name", "id"]
     actions = ["deactivate", "reactivate", "revoke_tokens", "rotate_signing_secret"]
 
+    def _apply(self, request, queryset, use_case, done: str) -> None:
+        for tenant in queryset:
+            use_case(tenant=tenant)
+        self.message_user(request, f"{queryset.count()} tenants {done}.")
+
     @admin.action(description="Stop: no call, no new run, tokens refused (nothing is lost)")
     def deactivate(self, request, queryset):
-        for tenant in queryset:
-            tenant_deactivate(tenant=tenant)
-        self.message_user(request, f"{queryset.count()} tenants stopped.")
+        self._apply(request, queryset, tenant_deactivate, "stopped")
 
     @admin.action(description="Resume (missed runs follow each task's misfire policy)")
     def reactivate(self, request, queryset):
-        for tenant in queryset:
-            tenant_reactivate(tenant=tenant)
-        self.message_user(request, f"{queryset.count()} tenants resumed.")
+        self._apply(request, queryset, tenant_reactivate, "resumed")
 
     @admin.action(description="Revoke every token issued until now")
     def revoke_tokens(self, request, queryset):
-        for tenant in queryset:
-            tenant_revoke_tokens(tenant=tenant)
-        self.message_user(request, f"Tokens revoked for {queryset.count()} tenants.")
+        self._apply(request, queryset, tenant_revoke_tokens, "had their tokens revoked")
 
     @admin.action(description="Rotate the signing secret (the new one is shown once)")
     def rotate_signing_secret(self, request, queryset):

@@ -70,8 +70,8 @@ def _create(tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
     take_creation_token(tenant, len(fresh))
     with transaction.atomic():
         room = room_for_tasks(tenant)
-        admitted = list(fresh)[:room] if room is not None else list(fresh)
-        Task.objects.bulk_create([fresh[index] for index in admitted])
+        admitted = set(list(fresh)[:room] if room is not None else fresh)
+        Task.objects.bulk_create([task for index, task in fresh.items() if index in admitted])
     for index in fresh:
         results[index] = ItemResult(201, fresh[index]) if index in admitted else _over_quota()
     for index, first in repeats.items():
