@@ -7,6 +7,8 @@ a status index, scan, and lock far more than the batch.
 
 from __future__ import annotations
 
+import json
+
 from jobs.queue_engine import Row
 
 MARK_RUNNING = """
@@ -81,14 +83,30 @@ SET j.status = r.status, j.worker_id = NULL, j.lease_expires_at = NULL, j.claime
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """
 
+# Rows an executor is writing right now are skipped: its result is about to settle them.
+EXPIRED = """
+SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < NOW(6)
+LIMIT %s FOR UPDATE SKIP LOCKED
+"""
+
+# The attempt the lease covered, as far as anyone knows: due to start at its time (or at
+# the claim, when claimed late), never heard of again.
+EXPIRED_ATTEMPTS = """
+INSERT IGNORE INTO job_attempts (job_id, attempt, started_at, error, outcome)
+SELECT j.id, j.attempt, COALESCE(GREATEST(j.next_attempt_at, j.claimed_at), j.next_attempt_at),
+    'lease expired', IF(j.attempt >= j.max_attempts, 'dead', 'retry')
+FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
+"""
+
 RECONCILE = """
-UPDATE jobs
-SET status = IF(attempt >= max_attempts, 'dead', 'pending'),
-    next_attempt_at = NOW(6),
-    finished_at = IF(attempt >= max_attempts, NOW(6), NULL),
-    error = 'lease expired', worker_id = NULL, lease_expires_at = NULL, updated_at = NOW(6)
-WHERE status = 'running' AND lease_expires_at < NOW(6)
-LIMIT %s
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
+SET j.status = IF(j.attempt >= j.max_attempts, 'dead', 'pending'),
+    j.next_attempt_at = NOW(6),
+    j.finished_at = IF(j.attempt >= j.max_attempts, NOW(6), NULL),
+    j.error = 'lease expired', j.worker_id = NULL, j.lease_expires_at = NULL,
+    j.updated_at = NOW(6)
 """
 
 
@@ -116,5 +134,10 @@ class MySQLQueue:
         return cursor.rowcount
 
     def reconcile(self, cursor, batch_size: int) -> int:
-        cursor.execute(RECONCILE, [batch_size])
+        cursor.execute(EXPIRED, [batch_size])
+        ids = json.dumps([str(row[0]) for row in cursor.fetchall()])
+        if ids == "[]":
+            return 0
+        cursor.execute(EXPIRED_ATTEMPTS, [ids])
+        cursor.execute(RECONCILE, [ids])
         return cursor.rowcount

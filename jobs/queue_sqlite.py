@@ -71,15 +71,25 @@ WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_i
     AND jobs.attempt = r.value ->> '$[1]'
 """
 
-RECONCILE = """
+# Both statements pick the same rows: the same ordered range, under the one writer's lock.
+EXPIRED = """
+    SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < %s ORDER BY id LIMIT %s
+"""
+
+EXPIRED_ATTEMPTS = f"""
+INSERT OR IGNORE INTO job_attempts (job_id, attempt, started_at, error, outcome)
+SELECT id, attempt, COALESCE(MAX(next_attempt_at, claimed_at), next_attempt_at),
+    'lease expired', CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'retry' END
+FROM jobs WHERE id IN ({EXPIRED})
+"""
+
+RECONCILE = f"""
 UPDATE jobs
 SET status = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'pending' END,
     next_attempt_at = %s,
     finished_at = CASE WHEN attempt >= max_attempts THEN %s ELSE NULL END,
     error = 'lease expired', worker_id = NULL, lease_expires_at = NULL, updated_at = %s
-WHERE id IN (
-    SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < %s LIMIT %s
-)
+WHERE id IN ({EXPIRED})
 """
 
 
@@ -112,5 +122,6 @@ class SQLiteQueue:
 
     def reconcile(self, cursor, batch_size: int) -> int:
         now = _now()
+        cursor.execute(EXPIRED_ATTEMPTS, [now, batch_size])
         cursor.execute(RECONCILE, [now, now, now, now, batch_size])
         return cursor.rowcount

@@ -17,8 +17,10 @@ from jobs.archive_delete import DELETE_ATTEMPTS_MYSQL, DELETE_MYSQL, delete_sqli
 from jobs.models import Job
 from jobs.queue_mysql import (
     CLAIMED_DETAILS,
+    EXPIRED_ATTEMPTS,
     HAND_BACK,
     MARK_RUNNING,
+    RECONCILE,
     RECORD_ATTEMPTS,
     RECORD_RESULTS,
 )
@@ -76,6 +78,8 @@ def batched(jobs: list[str], tasks: list[str]) -> dict[str, tuple[str, list, str
         "claim: details": (CLAIMED_DETAILS, [json.dumps(jobs), "w1"], "j"),
         "results": (RECORD_RESULTS, [json.dumps(result), "w1"], "j"),
         "results: attempts": (RECORD_ATTEMPTS, [json.dumps(result), "w1"], "j"),
+        "reconcile": (RECONCILE, [json.dumps(jobs)], "j"),
+        "reconcile: attempts": (EXPIRED_ATTEMPTS, [json.dumps(jobs)], "j"),
         "hand back": (HAND_BACK, [json.dumps([[i, 1] for i in jobs]), "w1"], "j"),
         "tick: advance tasks": (
             ADVANCE_TASKS_MYSQL,
@@ -101,6 +105,8 @@ def plan_of(statement: str, params: list) -> list[dict]:
         "claim: details",
         "results",
         "results: attempts",
+        "reconcile",
+        "reconcile: attempts",
         "hand back",
         "tick: advance tasks",
     ],

@@ -8,7 +8,7 @@ from history.sql_store import SqlHistoryStore
 from jobs.archive import archive_batch
 from jobs.attempts import attempts_for
 from jobs.models import Job, JobAttempt
-from jobs.queue import JobResult, claim_jobs, record_results
+from jobs.queue import JobResult, claim_jobs, reconcile_expired_leases, record_results
 from tests.executor.conftest import wait_for_status
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,3 +84,23 @@ def test_the_archive_carries_the_attempts_into_the_history(endpoint, make_job, r
     record = store.get(tenant_id=job.tenant_id, job_id=job.id)
     assert [(a.attempt, a.outcome) for a in record.attempts] == [(1, "retry"), (2, "succeeded")]
     assert not JobAttempt.objects.filter(job_id=job.id).exists()
+
+
+def test_an_expired_lease_is_logged_as_an_attempt_that_was_never_heard_of(make_job):
+    job = make_job("http://127.0.0.1:9/never", max_attempts=2)
+    claim_jobs(worker_id="a", critical_limit=10, normal_limit=10, lookahead_seconds=0)
+    Job.objects.filter(id=job.id).update(lease_expires_at=datetime.now(UTC) - timedelta(seconds=1))
+    assert reconcile_expired_leases() == 1
+    (attempt,) = attempts_for(job_id=job.id)
+    stored = Job.objects.get(id=job.id)
+    assert (attempt.attempt, attempt.outcome, attempt.error) == (1, "retry", "lease expired")
+    assert attempt.started_at == max(stored.claimed_at, job.next_attempt_at)
+    assert attempt.http_status is None and attempt.duration_ms is None
+
+
+def test_a_reconciled_job_on_its_last_attempt_logs_it_as_dead(make_job):
+    job = make_job("http://127.0.0.1:9/never", max_attempts=1)
+    claim_jobs(worker_id="a", critical_limit=10, normal_limit=10, lookahead_seconds=0)
+    Job.objects.filter(id=job.id).update(lease_expires_at=datetime.now(UTC) - timedelta(seconds=1))
+    reconcile_expired_leases()
+    assert [a.outcome for a in attempts_for(job_id=job.id)] == ["dead"]
