@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import close_old_connections, connection
 
-from execution import metrics
+from execution import heartbeats, metrics
 from execution.delivery import CallOutcome, Delivery
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff
 from jobs import queue
@@ -150,6 +150,7 @@ class ExecutorProcess:
                 busy_again = await self._exchange_once(claim=True)
                 backoff.reset()
                 metrics.mark_healthy(self.name)
+                await self._in_db(heartbeats.beat, self.name, self.worker_id)
                 delay = 0 if busy_again else self._idle_delay()
             except TRANSIENT_DATABASE_ERRORS as exc:
                 delay = backoff.next_delay()
