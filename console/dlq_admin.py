@@ -11,8 +11,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from console.filters import DiedFilter, TenantFilter
 from console.job_admin import QueueAdmin
-from console.job_filters import DiedFilter
 from jobs.models import DeadLetter, JobStatus
 from jobs.services import job_discard, job_retry
 
@@ -30,9 +30,15 @@ class DeadLetterAdmin(QueueAdmin):
         "died_at",
         "scheduled_at",
     ]
-    list_filter = [DiedFilter, "tenant", "priority", ("scheduled_at", DateFieldListFilter)]
+    list_filter = [
+        DiedFilter,
+        ("tenant", TenantFilter),
+        "priority",
+        ("scheduled_at", DateFieldListFilter),
+    ]
     actions = ["retry_jobs", "discard_jobs"]
     change_list_template = "console/dlq_change_list.html"
+    ordering = ["-finished_at", "-id"]  # the latest deaths first (the archive index's order)
 
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).filter(status=JobStatus.DEAD)
