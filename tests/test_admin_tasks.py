@@ -59,3 +59,16 @@ def test_a_refused_action_is_reported_not_a_crash(operator_client, task_with_a_w
     response = act(operator_client, "pause", task_with_a_waiting_job)
     assert response.status_code == 200
     assert "cannot be paused" in response.content.decode()
+
+
+def test_running_now_in_the_admin_makes_a_job_due_now(operator_client, task_with_a_waiting_job):
+    before = datetime.now(UTC)
+    act(operator_client, "run_now", task_with_a_waiting_job)
+    newest = Job.objects.filter(task=task_with_a_waiting_job).order_by("-scheduled_at").first()
+    assert newest.status == "pending" and newest.next_attempt_at >= before
+
+
+def test_a_tasks_page_is_read_only_with_no_save_button(operator_client, task_with_a_waiting_job):
+    page = operator_client.get(f"/admin/tasks/task/{task_with_a_waiting_job.id}/change/")
+    assert page.status_code == 200
+    assert 'name="_save"' not in page.content.decode()
