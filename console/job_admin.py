@@ -4,6 +4,7 @@ API's use cases (retry, cancel) as actions and as buttons on the page."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import admin
 from django.contrib.admin import DateFieldListFilter
@@ -87,14 +88,14 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
         job = get_object_or_404(Job.objects.select_related("tenant"), pk=object_id)
-        step = (short_id(job.id), lambda: use_case(tenant=job.tenant, job_id=job.id))
+        step = (short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
         apply_each(self, request, [step], done)
         return redirect("admin:jobs_job_change", job.id)
 
     def _each_job(self, request, queryset: QuerySet, use_case: JobUseCase, done: str) -> None:
         jobs = queryset.select_related("tenant").order_by()
         steps = (
-            (short_id(job.id), lambda job=job: use_case(tenant=job.tenant, job_id=job.id))
+            (short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
             for job in jobs.iterator()
         )
         apply_each(self, request, steps, done)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import admin
 from django.db.models import QuerySet
@@ -14,7 +15,7 @@ from django.utils.html import format_html
 from console.actions import apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
-from jobs.run_now import run_task_now
+from jobs.run_now import task_run_now
 from scheduler_site.preconditions import ANY_VERSION
 from tasks.models import Task
 from tasks.services import task_delete, task_pause, task_resume
@@ -78,8 +79,8 @@ class TaskAdmin(admin.ModelAdmin):
         steps = (
             (
                 task.name or short_id(task.id),
-                lambda task=task: use_case(
-                    tenant=task.tenant, task_id=task.id, expected_version=ANY_VERSION
+                partial(
+                    use_case, tenant=task.tenant, task_id=task.id, expected_version=ANY_VERSION
                 ),
             )
             for task in tasks
@@ -99,9 +100,9 @@ class TaskAdmin(admin.ModelAdmin):
         steps = (
             (
                 task.name or short_id(task.id),
-                lambda task=task: run_task_now(tenant_id=task.tenant_id, task_id=task.id),
+                partial(task_run_now, tenant=task.tenant, task_id=task.id),
             )
-            for task in queryset.order_by()
+            for task in queryset.select_related("tenant").order_by()
         )
         apply_each(self, request, steps, "run(s) started")
 

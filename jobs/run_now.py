@@ -1,8 +1,8 @@
 """Run a task once now, outside its schedule.
 
-A stand-in with the name and signature of the use case behind `POST /v1/tasks/{id}/run`,
-which is being written on the `api` branch: when that branch is merged, its version of this
-file replaces this one (the admin's "Run now" calls only `run_task_now`).
+A stand-in with the name and signature of the use case behind `POST /v1/tasks/{id}/run`
+on the `api` branch: when that branch is merged, its version of this file replaces this one
+whole (the admin's "Run now" calls only `task_run_now`).
 """
 
 from __future__ import annotations
@@ -13,19 +13,19 @@ from django.utils import timezone
 
 from jobs.models import Job
 from scheduler_site.errors import Conflict, NotFound
-from tasks.models import Task, TaskStatus
+from tasks.models import Task, TaskStatus, Tenant
 
 
-def run_task_now(*, tenant_id: uuid.UUID, task_id: uuid.UUID) -> Job:
+def task_run_now(*, tenant: Tenant, task_id: uuid.UUID) -> Job:
     """One job of the task due at once, as a scheduled run would be."""
-    task = Task.objects.filter(tenant_id=tenant_id, id=task_id).first()
+    task = Task.objects.filter(tenant=tenant, id=task_id).first()
     if task is None:
         raise NotFound("task not found")
     if task.status == TaskStatus.DELETED:
         raise Conflict("the task was deleted; it cannot run", code="task_deleted")
     now = timezone.now()
     return Job.objects.create(
-        tenant_id=tenant_id,
+        tenant=tenant,
         task=task,
         scheduled_at=now,
         next_attempt_at=now,
