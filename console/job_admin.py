@@ -37,6 +37,27 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
     show_full_result_count = False  # one count of the filtered rows, not a second of all
     show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
     change_form_template = "console/job_change_form.html"
+    readonly_fields = ["created_at", "updated_at"]  # never editable, so named to be shown
+    fieldsets = [
+        (
+            None,
+            {"fields": [("tenant", "task"), ("status", "priority"), ("attempt", "max_attempts")]},
+        ),
+        ("When", {"fields": [("scheduled_at", "next_attempt_at"), ("created_at", "updated_at")]}),
+        (
+            "Last attempt",
+            {"fields": [("started_at", "finished_at"), ("http_status", "duration_ms"), "error"]},
+        ),
+        (
+            "Claim and retries",
+            {
+                "fields": [
+                    ("worker_id", "lease_expires_at"),
+                    ("timeout_seconds", "backoff_base_seconds"),
+                ]
+            },
+        ),
+    ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

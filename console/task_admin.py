@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from console.actions import apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
+from console.task_buttons import TaskButtons
 from jobs.run_now import task_run_now
 from scheduler_site.preconditions import ANY_VERSION
 from tasks.models import Task
@@ -22,7 +23,7 @@ from tasks.services import task_delete, task_pause, task_resume
 
 
 @admin.register(Task)
-class TaskAdmin(admin.ModelAdmin):
+class TaskAdmin(TaskButtons, admin.ModelAdmin):
     list_display = [
         "task_id",
         "name",
