@@ -21,6 +21,7 @@ from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import WAITING, JobColumns
 from jobs.models import Job, JobStatus
 from jobs.services import job_cancel, job_retry
+from tasks.models import Tenant
 
 JobUseCase = Callable[..., object]
 
@@ -114,10 +115,12 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
         return redirect("admin:jobs_job_change", job.id)
 
     def _each_job(self, request, queryset: QuerySet, use_case: JobUseCase, done: str) -> None:
-        jobs = queryset.select_related("tenant").order_by()
+        # The ids are read whole first: the use cases change the very rows being read.
+        rows = list(queryset.order_by().values_list("id", "tenant_id"))
+        tenants = Tenant.objects.in_bulk({tenant_id for _, tenant_id in rows})
         steps = (
-            (short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
-            for job in jobs.iterator()
+            (short_id(job_id), partial(use_case, tenant=tenants[tenant_id], job_id=job_id))
+            for job_id, tenant_id in rows
         )
         apply_each(self, request, steps, done)
 
