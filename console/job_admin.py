@@ -72,6 +72,10 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
     def has_operate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("jobs.change_job")
 
+    def changelist_view(self, request, extra_context=None):
+        title = self.opts.verbose_name_plural.capitalize()  # not "Select job to view"
+        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         return job_search(queryset, search_term), False
 
