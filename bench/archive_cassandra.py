@@ -21,11 +21,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
-from history.archive import archive_batch, job_record  # noqa: E402
 from history.cassandra_store import CassandraHistoryStore  # noqa: E402
 from history.models import JobHistory  # noqa: E402
 from history.records import HistoryStore  # noqa: E402
 from history.sql_store import SqlHistoryStore  # noqa: E402
+from jobs.archive import archive_batch, job_record  # noqa: E402
 from jobs.models import Job  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402
 from tasks.models import Task, Tenant  # noqa: E402

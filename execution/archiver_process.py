@@ -6,10 +6,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from execution.runtime import LoopProcess
-from history.archive import archive_batch
 from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
 from history.stores import close_history_stores, history_store
+from jobs.archive import archive_batch
 
 PURGE_EVERY_TURNS = 60
 

@@ -35,6 +35,7 @@ class CallOutcome:
     response_body: str | None
     duration_ms: int
     retry_after: float | None = None
+    started_at: datetime | None = None  # when the call started (None: no call was made)
 
 
 def scheduled_at_header(moment: datetime) -> str:
@@ -131,15 +132,15 @@ class Delivery:
             await self.session.close()
 
     async def call(self, job: ClaimedJob, *, authorization: str | None = None) -> CallOutcome:
-        started = time.monotonic()
-        headers = request_headers(job, authorization=authorization, sent_at=datetime.now(UTC))
+        started, sent_at = time.monotonic(), datetime.now(UTC)
+        headers = request_headers(job, authorization=authorization, sent_at=sent_at)
         try:
             async with asyncio.timeout(job.timeout_seconds):
                 status, body, retry_after = await self._send(job, headers)
         except TimeoutError:
-            return _failed(started, f"timed out after {job.timeout_seconds}s")
+            return _failed(started, sent_at, f"timed out after {job.timeout_seconds}s")
         except (aiohttp.ClientError, OSError, ValueError) as exc:
-            return _failed(started, REFUSED if is_refusal(exc) else _describe(exc))
+            return _failed(started, sent_at, REFUSED if is_refusal(exc) else _describe(exc))
         return CallOutcome(
             succeeded=200 <= status < 300,
             http_status=status,
@@ -147,6 +148,7 @@ class Delivery:
             response_body=body,
             duration_ms=_elapsed_ms(started),
             retry_after=retry_after,
+            started_at=sent_at,
         )
 
     async def _send(self, job: ClaimedJob, headers: dict) -> tuple[int, str, float | None]:
@@ -193,8 +195,8 @@ def _describe(exc: BaseException) -> str:
     return f"request failed: {text}"[:ERROR_LIMIT]
 
 
-def _failed(started: float, error: str) -> CallOutcome:
-    return CallOutcome(False, None, error, None, _elapsed_ms(started))
+def _failed(started: float, sent_at: datetime, error: str) -> CallOutcome:
+    return CallOutcome(False, None, error, None, _elapsed_ms(started), started_at=sent_at)
 
 
 def _elapsed_ms(started: float) -> int:

@@ -29,7 +29,12 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("error", "text"),
     ("response_body", "text"),
     ("duration_ms", "int"),
+    ("claimed_at", "timestamp"),
+    ("attempts", "text"),  # every call of the job, as JSON
 )
+# Columns added after the first release: a keyspace made before them gets them on the next
+# `create_history_schema`.
+ADDED_COLUMNS: tuple[str, ...] = ("claimed_at", "attempts")
 
 DEFAULT_REPLICATION: dict[str, str | int] = {"class": "SimpleStrategy", "replication_factor": 1}
 
@@ -87,4 +92,10 @@ def schema_statements(keyspace: str, replication: dict | None = None) -> list[st
         "CLUSTERING ORDER BY (scheduled_at DESC, job_id DESC)\n    AND ",
     )
     by_id = _create_table(keyspace, "job_by_id", "((tenant_id, job_id))", "")
-    return [create_keyspace, history, by_id]
+    types = dict(COLUMNS)
+    added = [
+        f"ALTER TABLE {keyspace}.{table} ADD IF NOT EXISTS {name} {types[name]}"
+        for table in ("job_history", "job_by_id")
+        for name in ADDED_COLUMNS
+    ]
+    return [create_keyspace, history, by_id, *added]

@@ -33,7 +33,13 @@ from history.cassandra_schema import (
     previous_bucket,
     schema_statements,
 )
-from history.records import HistoryRecord, HistoryUnavailable, RunCursor
+from history.records import (
+    HistoryRecord,
+    HistoryUnavailable,
+    RunCursor,
+    attempts_from_json,
+    attempts_to_json,
+)
 
 # Server errors reach the caller as ErrorMessage subclasses, which are not DriverExceptions.
 DRIVER_ERRORS: tuple[type[Exception], ...] = (
@@ -83,7 +89,11 @@ def _aware(value: datetime | None) -> datetime | None:
 
 def _bind(record: HistoryRecord) -> tuple[Any, ...]:
     """Insert values in COLUMNS order; None is UNSET so that no tombstone is written."""
-    derived = {"bucket": bucket_of(record.scheduled_at), "job_id": record.id}
+    derived = {
+        "bucket": bucket_of(record.scheduled_at),
+        "job_id": record.id,
+        "attempts": attempts_to_json(record.attempts),
+    }
     values = (derived[n] if n in derived else getattr(record, n) for n in _NAMES)
     return tuple(UNSET_VALUE if value is None else value for value in values)
 
@@ -93,7 +103,7 @@ def _record(row: Any) -> HistoryRecord:
     for name in HistoryRecord.field_names():
         value = getattr(row, "job_id" if name == "id" else name)
         values[name] = _aware(value) if name in _TIMESTAMPS else value
-    return HistoryRecord(**values)
+    return HistoryRecord(**values, attempts=attempts_from_json(row.attempts))
 
 
 @dataclass(frozen=True)

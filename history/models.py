@@ -21,6 +21,8 @@ class JobHistory(models.Model):
     error = models.CharField(max_length=500, null=True)
     response_body = models.TextField(null=True)
     duration_ms = models.PositiveIntegerField(null=True)
+    claimed_at = models.DateTimeField(null=True)
+    attempts = models.TextField(null=True)  # every call of the job, as JSON
     archived_at = models.DateTimeField(auto_now=True)
 
     class Meta:

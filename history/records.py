@@ -2,10 +2,42 @@
 
 from __future__ import annotations
 
+import json
 import uuid
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from typing import Protocol
+
+
+@dataclass(frozen=True)
+class AttemptRecord:
+    """One call of a job: when it started, how long it took, what came back."""
+
+    attempt: int
+    started_at: datetime
+    outcome: str  # succeeded, retry or dead
+    duration_ms: int | None = None
+    http_status: int | None = None
+    error: str | None = None
+    response_head: str | None = None
+
+
+def attempts_to_json(attempts: tuple[AttemptRecord, ...]) -> str | None:
+    """The attempts as one JSON text: how both history stores keep them beside the job."""
+    if not attempts:
+        return None
+    rows = [{**asdict(a), "started_at": a.started_at.isoformat()} for a in attempts]
+    return json.dumps(rows, separators=(",", ":"))
+
+
+def attempts_from_json(text: str | None) -> tuple[AttemptRecord, ...]:
+    if not text:
+        return ()
+    rows = json.loads(text)
+    return tuple(
+        AttemptRecord(**{**row, "started_at": datetime.fromisoformat(row["started_at"])})
+        for row in rows
+    )
 
 
 @dataclass(frozen=True)
@@ -25,10 +57,13 @@ class HistoryRecord:
     error: str | None = None
     response_body: str | None = None
     duration_ms: int | None = None
+    claimed_at: datetime | None = None
+    attempts: tuple[AttemptRecord, ...] = ()
 
     @classmethod
     def field_names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        """The job's own columns (its attempts travel beside them)."""
+        return [f.name for f in fields(cls) if f.name != "attempts"]
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,15 @@ from django.db import DatabaseError, connection
 from django.db.models import Q
 
 from history.models import JobHistory
-from history.records import HistoryRecord, HistoryUnavailable, RunCursor
+from history.records import (
+    HistoryRecord,
+    HistoryUnavailable,
+    RunCursor,
+    attempts_from_json,
+    attempts_to_json,
+)
 
-COLUMNS = [name for name in HistoryRecord.field_names() if name != "id"]
+COLUMNS = [name for name in HistoryRecord.field_names() if name != "id"] + ["attempts"]
 
 
 def _names_conflict_target() -> bool:
@@ -19,12 +25,18 @@ def _names_conflict_target() -> bool:
 
 
 def _record(row: JobHistory) -> HistoryRecord:
-    return HistoryRecord(**{name: getattr(row, name) for name in HistoryRecord.field_names()})
+    values = {name: getattr(row, name) for name in HistoryRecord.field_names()}
+    return HistoryRecord(**values, attempts=attempts_from_json(row.attempts))
+
+
+def _row(record: HistoryRecord) -> JobHistory:
+    values = {name: getattr(record, name) for name in record.field_names()}
+    return JobHistory(**values, attempts=attempts_to_json(record.attempts))
 
 
 class SqlHistoryStore:
     def write(self, records: list[HistoryRecord]) -> None:
-        rows = [JobHistory(**{name: getattr(r, name) for name in r.field_names()}) for r in records]
+        rows = [_row(record) for record in records]
         # MySQL upserts on any unique key; SQLite needs the conflict target named.
         target = {"unique_fields": ["id"]} if _names_conflict_target() else {}
         try:

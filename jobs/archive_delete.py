@@ -26,6 +26,20 @@ STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY)
 """
 
 
+# A job's attempts go with it, and only then: a job still in the queue keeps its log.
+DELETE_ATTEMPTS_MYSQL = """
+DELETE a FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$[0]')) AS c
+STRAIGHT_JOIN job_attempts AS a ON a.job_id = c.id
+WHERE NOT EXISTS (SELECT 1 FROM jobs AS j WHERE j.id = c.id)
+"""
+
+DELETE_ATTEMPTS_SQLITE = """
+DELETE FROM job_attempts
+WHERE job_id IN (SELECT value ->> '$[0]' FROM json_each(%s))
+    AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_attempts.job_id)
+"""
+
+
 class FinishedJob(Protocol):
     id: object
     status: str
@@ -41,12 +55,16 @@ def archive_delete(jobs: Sequence[FinishedJob]) -> int:
     """Delete the jobs still as read; returns how many went."""
     if not jobs:
         return 0
+    batch = [[uuid_param(job.id), job.status, job.attempt] for job in jobs]
     if is_mysql():
-        batch = [[uuid_param(job.id), job.status, job.attempt] for job in jobs]
         statement, params = DELETE_MYSQL, [json.dumps(batch)]
+        attempts = DELETE_ATTEMPTS_MYSQL
     else:
         statement = delete_sqlite(len(jobs))
-        params = [value for job in jobs for value in (uuid_param(job.id), job.status, job.attempt)]
+        params = [value for row in batch for value in row]
+        attempts = DELETE_ATTEMPTS_SQLITE
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(statement, params)
-        return cursor.rowcount
+        deleted = cursor.rowcount
+        cursor.execute(attempts, [json.dumps(batch)])
+        return deleted

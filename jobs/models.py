@@ -15,6 +15,8 @@ class JobStatus(models.TextChoices):
 
 
 FINISHED_STATUSES = (JobStatus.SUCCEEDED, JobStatus.DEAD, JobStatus.CANCELLED)
+# How much of a response body each attempt keeps (the job keeps more of its last one).
+RESPONSE_HEAD_LIMIT = 256
 
 
 class Job(models.Model):
@@ -47,7 +49,8 @@ class Job(models.Model):
     backoff_base_seconds = models.PositiveIntegerField(default=10)
     worker_id = models.CharField(max_length=100, null=True, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)  # when an executor took it
+    started_at = models.DateTimeField(null=True, blank=True)  # when its last call started
     finished_at = models.DateTimeField(null=True, blank=True)
     http_status = models.PositiveSmallIntegerField(null=True, blank=True)
     error = models.CharField(max_length=500, null=True, blank=True)
@@ -74,6 +77,32 @@ class Job(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.id} ({self.status})"
+
+
+class JobAttempt(models.Model):
+    """One call of a job: written with its result, in the executor's result batch.
+
+    Keyed (job, attempt): the attempt number never repeats for a job (it is the fencing
+    token), and the key's order keeps a job's attempts together for the reads and the
+    archive's delete.
+    """
+
+    pk = models.CompositePrimaryKey("job_id", "attempt")
+    job_id = models.UUIDField()
+    attempt = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(null=True)
+    http_status = models.PositiveSmallIntegerField(null=True)
+    error = models.CharField(max_length=500, null=True)
+    response_head = models.CharField(max_length=RESPONSE_HEAD_LIMIT, null=True)
+    # What the attempt led to: succeeded, retry (pending again), or dead.
+    outcome = models.CharField(max_length=16)
+
+    class Meta:
+        db_table = "job_attempts"
+
+    def __str__(self) -> str:
+        return f"attempt {self.attempt} of job {self.job_id}"
 
 
 class DeadLetter(Job):

@@ -14,18 +14,12 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.utils import OperationalError
-from django.utils import timezone
 
 from jobs import queue_sql as q
 from jobs.fair_share import DueGroup, interleave, plan_asks
 from jobs.models import JobStatus
-from scheduler_site.sqltools import (
-    datetime_from_db,
-    datetime_param,
-    is_mysql,
-    uuid_param,
-    uuid_text,
-)
+from jobs.queue_engine import queue_engine
+from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
 from tasks.models import CRITICAL_PRIORITY
 from tasks.tenants import inactive_tenant_ids
 
@@ -68,6 +62,7 @@ class JobResult:
     error: str | None = None
     response_body: str | None = None
     duration_ms: int | None = None
+    started_at: datetime | None = None  # of the call; None when no call was made
 
     def as_row(self) -> list:
         return [
@@ -80,6 +75,7 @@ class JobResult:
             self.error,
             self.response_body,
             self.duration_ms,
+            datetime_param(self.started_at) if self.started_at else None,
         ]
 
 
@@ -151,28 +147,18 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
     chosen, saturated, held_back = _choose(candidates, budgets, critical_limit, normal_limit)
     if not chosen:
         return ClaimBatch([], saturated, held_back, stopped)
-    keys = json.dumps(chosen)
-    if is_mysql():
-        cursor.execute(q.MARK_RUNNING_MYSQL, [keys, worker_id, settings.LEASE_MARGIN_SECONDS])
-        cursor.execute(q.CLAIMED_DETAILS_MYSQL, [keys, worker_id])
-    else:
-        now = datetime_param(timezone.now())
-        margin = settings.LEASE_MARGIN_SECONDS
-        cursor.execute(q.MARK_RUNNING_SQLITE, [worker_id, now, now, now, margin, keys])
-        cursor.execute(q.CLAIMED_DETAILS_SQLITE, [keys, worker_id])
-    jobs = [_claimed(row) for row in cursor.fetchall()]
+    keys, engine = json.dumps(chosen), queue_engine()
+    engine.mark_running(cursor, keys, worker_id, settings.LEASE_MARGIN_SECONDS)
+    jobs = [_claimed(row) for row in engine.claimed_details(cursor, keys, worker_id)]
     jobs.sort(key=lambda job: job.next_attempt_at)
     return ClaimBatch(jobs, saturated, held_back, stopped)
 
 
 def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
     """Due jobs to claim, in claim order: by priority, tenants taking turns (fair_share)."""
-    if is_mysql():
-        horizon, horizon_params = "NOW(6) + INTERVAL %s SECOND", [lookahead_seconds]
-        lock = " FOR UPDATE SKIP LOCKED"
-    else:
-        due = timezone.now() + timedelta(seconds=lookahead_seconds)
-        horizon, horizon_params, lock = "%s", [datetime_param(due)], ""
+    engine = queue_engine()
+    horizon, horizon_params = engine.horizon(lookahead_seconds)
+    lock = engine.lock
     cursor.execute(q.DUE_TENANTS.format(horizon=horizon), horizon_params)
     groups = [DueGroup(row[0], str(row[1]), datetime_from_db(row[2])) for row in cursor.fetchall()]
     slots = {p: critical_limit if p == CRITICAL_PRIORITY else normal_limit for p in range(10)}
@@ -263,12 +249,7 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows = json.dumps([result.as_row() for result in results])
-    if is_mysql():
-        cursor.execute(q.RECORD_RESULTS_MYSQL, [rows, worker_id])
-    else:
-        now = datetime_param(timezone.now())
-        cursor.execute(q.RECORD_RESULTS_SQLITE, [now, rows, worker_id])
-    return cursor.rowcount
+    return queue_engine().record_results(cursor, rows, worker_id)
 
 
 def exchange(
@@ -312,11 +293,7 @@ def hand_back(*, worker_id: str, jobs: list[HandBack]) -> int:
 
 def _hand_back_with(cursor, worker_id: str, jobs: list[HandBack]) -> int:
     rows = json.dumps([list(job) for job in jobs])
-    if is_mysql():
-        cursor.execute(q.HAND_BACK_MYSQL, [rows, worker_id])
-    else:
-        cursor.execute(q.HAND_BACK_SQLITE, [datetime_param(timezone.now()), rows, worker_id])
-    return cursor.rowcount
+    return queue_engine().hand_back(cursor, rows, worker_id)
 
 
 # --- the rules of a result ---------------------------------------------------------------------
@@ -361,12 +338,4 @@ def outcome(
 def reconcile_expired_leases(*, batch_size: int = 1000) -> int:
     """Return running jobs whose lease expired: pending while attempts remain, else dead."""
 
-    def work(cursor) -> int:
-        if is_mysql():
-            cursor.execute(q.RECONCILE_MYSQL, [batch_size])
-        else:
-            now = datetime_param(timezone.now())
-            cursor.execute(q.RECONCILE_SQLITE, [now, now, now, now, batch_size])
-        return cursor.rowcount
-
-    return in_write_transaction(work)
+    return in_write_transaction(lambda cursor: queue_engine().reconcile(cursor, batch_size))

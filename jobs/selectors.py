@@ -6,9 +6,10 @@ import uuid
 
 from django.db.models import Q
 
-from history.archive import job_record
-from history.records import HistoryRecord, HistoryUnavailable, RunCursor
+from history.records import AttemptRecord, HistoryRecord, HistoryUnavailable, RunCursor
 from history.stores import history_store
+from jobs.archive import job_record
+from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import NotFound, ServiceUnavailable
 from tasks.models import Tenant
@@ -27,6 +28,19 @@ def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
     if record is None:
         raise NotFound("job not found")
     return record
+
+
+def job_attempts(*, tenant: Tenant, job_id: uuid.UUID) -> list[AttemptRecord]:
+    """Every call of one job, first first: from the queue's log, or kept in its history."""
+    if Job.objects.filter(tenant=tenant, id=job_id).exists():
+        return attempts_for(job_id=job_id)
+    try:
+        record = history_store().get(tenant_id=tenant.id, job_id=job_id)
+    except HistoryUnavailable as exc:
+        raise ServiceUnavailable("the job history is unavailable; try again") from exc
+    if record is None:
+        raise NotFound("job not found")
+    return list(record.attempts)
 
 
 def task_runs(

@@ -12,9 +12,22 @@ class JobOutput(serializers.Serializer):
     max_attempts = serializers.IntegerField()
     priority = serializers.IntegerField()
     next_attempt_at = serializers.DateTimeField(allow_null=True)
+    claimed_at = serializers.DateTimeField(allow_null=True)
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     http_status = serializers.IntegerField(allow_null=True)
     error = serializers.CharField(allow_null=True)
     response_body = serializers.CharField(allow_null=True)
     duration_ms = serializers.IntegerField(allow_null=True)
+
+
+class AttemptOutput(serializers.Serializer):
+    """One call of a job."""
+
+    attempt = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    outcome = serializers.ChoiceField(choices=["succeeded", "retry", "dead"])
+    duration_ms = serializers.IntegerField(allow_null=True)
+    http_status = serializers.IntegerField(allow_null=True)
+    error = serializers.CharField(allow_null=True)
+    response_head = serializers.CharField(allow_null=True)

@@ -4,6 +4,7 @@ from jobs import views
 
 urlpatterns = [
     path("jobs/<str:job_id>", views.JobItemView.as_view(), name="job-item"),
+    path("jobs/<str:job_id>/attempts", views.JobAttemptsView.as_view(), name="job-attempts"),
     path("jobs/<str:job_id>/retry", views.JobRetryView.as_view(), name="job-retry"),
     path("jobs/<str:job_id>/cancel", views.JobCancelView.as_view(), name="job-cancel"),
     path("tasks/<str:task_id>/jobs", views.TaskRunsView.as_view(), name="task-runs"),

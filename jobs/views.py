@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from history.records import RunCursor
 from jobs import selectors, services
-from jobs.serializers import JobOutput
+from jobs.serializers import AttemptOutput, JobOutput
 from scheduler_site.ids_in_urls import parse_id
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 
@@ -19,6 +19,12 @@ class JobItemView(APIView):
     def get(self, request: Request, job_id: str) -> Response:
         record = selectors.job_get(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(record).data)
+
+
+class JobAttemptsView(APIView):
+    def get(self, request: Request, job_id: str) -> Response:
+        attempts = selectors.job_attempts(tenant=request.user, job_id=parse_id(job_id, "job"))
+        return page_response(request, AttemptOutput(attempts, many=True).data, None)
 
 
 class JobRetryView(APIView):

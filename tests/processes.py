@@ -88,8 +88,8 @@ class ApiServer(ManagedProcess):
         assert self.popen.poll() is None, self.log()
         try:
             requests.get(self.url("/healthz"), timeout=1)
-        except (requests.ConnectionError, requests.Timeout):  # a busy machine starts slowly
-            return False
+        except (requests.ConnectionError, requests.Timeout):
+            return False  # not listening yet, or still loading the app on a busy machine
         return True
 
 

@@ -58,7 +58,7 @@ def test_database_cut_while_calls_are_in_flight_loses_no_result(endpoint, make_j
         wait_until(lambda: len(endpoint.received) == 20, timeout=20, message="calls not made")
         proxy.cut()
         wait_until(
-            lambda: "database round failed" in process.log(),
+            lambda: "unavailable (" in process.log(),
             timeout=20,
             message="the executor did not notice the cut",
         )

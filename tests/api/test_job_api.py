@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from history.archive import job_record
 from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
-from jobs.models import Job
+from jobs.archive import archive_batch, job_record
+from jobs.models import Job, JobAttempt
 
 T0 = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 
@@ -254,3 +254,59 @@ def test_retry_of_a_dead_job_whose_task_was_deleted_is_409(api, add_job, task):
     response = api.post(f"/v1/jobs/{job.id}/retry")
     assert response.status_code == 409
     assert Job.objects.get(id=job.id).status == "dead"
+
+
+# --- GET /v1/jobs/{id}/attempts ------------------------------------------------------------
+
+
+def add_attempts(job: Job, *outcomes: str) -> None:
+    for number, outcome in enumerate(outcomes, start=1):
+        JobAttempt.objects.create(
+            job_id=job.id,
+            attempt=number,
+            started_at=T0 + timedelta(seconds=number),
+            outcome=outcome,
+            duration_ms=10,
+            http_status=200 if outcome == "succeeded" else 500,
+            error=None if outcome == "succeeded" else "HTTP 500",
+            response_head="ok",
+        )
+
+
+def test_attempts_of_a_job_in_the_queue_come_first_call_first(api, add_job):
+    job = add_job(0, "succeeded", attempt=3)
+    add_attempts(job, "retry", "retry", "succeeded")
+    body = api.get(f"/v1/jobs/{job.id}/attempts").json()
+    assert [a["attempt"] for a in body["results"]] == [1, 2, 3]
+    assert body["results"][0] == {
+        "attempt": 1,
+        "started_at": "2026-05-01T09:00:01Z",
+        "outcome": "retry",
+        "duration_ms": 10,
+        "http_status": 500,
+        "error": "HTTP 500",
+        "response_head": "ok",
+    }
+    assert body["next"] is None
+
+
+def test_attempts_of_an_archived_job_come_from_its_history(api, add_job):
+    job = add_job(0, "succeeded", attempt=2)
+    add_attempts(job, "retry", "succeeded")
+    archive_batch(now=datetime.now(UTC) + timedelta(days=365), store=SqlHistoryStore())
+    assert not Job.objects.filter(id=job.id).exists()
+    body = api.get(f"/v1/jobs/{job.id}/attempts").json()
+    assert [a["outcome"] for a in body["results"]] == ["retry", "succeeded"]
+
+
+def test_attempts_of_another_tenants_job_are_not_found(other_api, add_job):
+    job = add_job(0, "succeeded")
+    add_attempts(job, "succeeded")
+    response = other_api.get(f"/v1/jobs/{job.id}/attempts")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_a_job_never_called_has_no_attempts(api, add_job):
+    job = add_job(0, "pending")
+    assert api.get(f"/v1/jobs/{job.id}/attempts").json()["results"] == []

@@ -18,7 +18,7 @@ def test_stop_hands_back_parked_jobs_without_charging_an_attempt(endpoint, make_
     job = make_job(
         endpoint.url("/ok"), due=datetime.now(UTC) + timedelta(seconds=20), max_attempts=3
     )
-    executor = run_executor(poll_interval=30)
+    executor = run_executor(poll_interval=30, horizon_seconds=60)
     wait_until(
         lambda: Job.objects.get(id=job.id).status == "running",
         timeout=10,
@@ -33,7 +33,7 @@ def test_stop_hands_back_parked_jobs_without_charging_an_attempt(endpoint, make_
 
 def test_a_stale_write_for_a_handed_back_claim_never_wins(endpoint, make_job, run_executor):
     job = make_job(endpoint.url("/ok"), due=datetime.now(UTC) + timedelta(seconds=20))
-    executor = run_executor(poll_interval=30, worker_id="w1")
+    executor = run_executor(poll_interval=30, horizon_seconds=60, worker_id="w1")
     wait_until(
         lambda: Job.objects.get(id=job.id).status == "running",
         timeout=10,

@@ -1,6 +1,7 @@
 """Real executor processes sharing one database hand out disjoint jobs."""
 
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -20,8 +21,11 @@ def executor(tmp_path, name: str) -> ManagedProcess:
 
 
 def test_four_executors_deliver_each_of_2000_jobs_exactly_once(endpoint, make_job, tmp_path):
-    jobs = [make_job(endpoint.url(f"/ok?n={i}")) for i in range(2000)]
     processes = [executor(tmp_path, f"exec-{n}") for n in range(4)]
+    for process in processes:  # all four polling before the jobs come due
+        wait_until(lambda p=process: "executor claimed=" in p.log(), timeout=30, message="idle")
+    due = datetime.now(UTC) + timedelta(seconds=2)
+    jobs = [make_job(endpoint.url(f"/ok?n={i}"), due=due) for i in range(2000)]
     try:
         wait_until(
             lambda: Job.objects.filter(status="succeeded").count() == 2000,

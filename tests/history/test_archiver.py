@@ -4,9 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from history.archive import archive_batch
 from history.models import JobHistory
 from history.sql_store import SqlHistoryStore
+from jobs.archive import archive_batch
 from jobs.models import Job
 from jobs.services import job_retry
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from history.records import HistoryRecord, RunCursor
+from history.records import AttemptRecord, HistoryRecord, RunCursor
 from history.sql_store import SqlHistoryStore
 from scheduler_site.ids import new_id
 
@@ -117,3 +117,23 @@ def test_runs_weeks_apart_read_newest_first(store, ids):
     runs = [ids.record(minutes_ago=m) for m in (0, 60 * 24 * 20, 60 * 24 * 28)]
     store.write(runs)
     assert [r.id for r in ids.runs(store)] == [r.id for r in runs]
+
+
+def test_a_jobs_attempts_are_kept_with_it(store, ids):
+    tries = (
+        AttemptRecord(1, NOW, "retry", 30, 500, "HTTP 500", "failing"),
+        AttemptRecord(2, NOW + timedelta(seconds=10), "retry", 5000, None, "timed out after 5s"),
+        AttemptRecord(3, NOW + timedelta(seconds=30), "succeeded", 12, 200, None, "ok"),
+    )
+    record = ids.record(attempt=3, attempts=tries, claimed_at=NOW - timedelta(seconds=2))
+    store.write([record])
+    found = store.get(tenant_id=ids.tenant, job_id=record.id)
+    assert found.attempts == tries
+    assert found.claimed_at == record.claimed_at
+    assert ids.runs(store)[0].attempts == tries
+
+
+def test_a_job_with_no_attempt_reads_back_with_none(store, ids):
+    record = ids.record(status="cancelled", http_status=None, response_body=None)
+    store.write([record])
+    assert store.get(tenant_id=ids.tenant, job_id=record.id).attempts == ()

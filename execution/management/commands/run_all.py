@@ -11,8 +11,9 @@ from tasks.partitions import PartitionLeases
 
 
 class AllProcesses:
-    """The loops of the pipeline in one process: the executor's event loop in the main
-    thread, the scheduler, reconciler and archiver each in a thread of their own."""
+    """The loops of the pipeline in one process: the executor's database round in the main
+    thread (its calls on an event loop of their own), the scheduler, reconciler and
+    archiver each in a thread of their own."""
 
     name = "all"
 

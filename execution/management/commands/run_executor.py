@@ -19,6 +19,18 @@ class Command(ProcessCommand):
             help="seconds calls in flight may take to finish on stop",
         )
         parser.add_argument(
+            "--horizon",
+            type=float,
+            default=5.0,
+            help="claim jobs due up to this many seconds ahead and hold them on timers",
+        )
+        parser.add_argument(
+            "--max-held",
+            type=int,
+            default=20000,
+            help="claimed jobs held at most (the memory bound)",
+        )
+        parser.add_argument(
             "--critical-share",
             type=float,
             default=0.1,
@@ -32,4 +44,6 @@ class Command(ProcessCommand):
             poll_interval=options["poll_interval"],
             grace_seconds=options["grace"],
             critical_share=options["critical_share"],
+            horizon_seconds=options["horizon"],
+            max_held=options["max_held"],
         )

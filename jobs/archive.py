@@ -7,6 +7,7 @@ both stores (readers drop the duplicate, the jobs table wins), never in neither.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -15,10 +16,12 @@ from django.utils import timezone
 from history.records import HistoryRecord, HistoryStore
 from history.stores import history_store
 from jobs.archive_delete import archive_delete
+from jobs.attempts import attempts_by_job
 from jobs.models import Job, JobStatus
 
 
 def job_record(job: Job) -> HistoryRecord:
+    """The job's own columns as the history keeps them (its attempts are read apart)."""
     return HistoryRecord(**{name: getattr(job, name) for name in HistoryRecord.field_names()})
 
 
@@ -53,7 +56,9 @@ def archive_batch(
     jobs = archivable_jobs(now=now or timezone.now(), batch_size=batch_size)
     if not jobs:
         return 0, 0
-    (store or history_store()).write([job_record(job) for job in jobs])
+    attempts = attempts_by_job(job.id for job in jobs)
+    records = [replace(job_record(job), attempts=attempts.get(job.id, ())) for job in jobs]
+    (store or history_store()).write(records)
     if between_writes is not None:
         between_writes()
     return len(jobs), archive_delete(jobs)

@@ -1,0 +1,154 @@
+"""The executor's call pool: a bounded number of calls in flight, the most urgent first.
+
+A job whose second has come starts at once if a slot is free, else waits in a heap ordered
+by priority then due time. The last `reserved_for_critical` slots only take priority 0, so
+a queue of ordinary calls never keeps a critical one waiting for a slot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from execution import metrics
+from execution.delivery import CallOutcome, Delivery
+from execution.executor_outbox import Outbox
+from execution.held_job import HeldJob
+from jobs import queue
+from jobs.queue import ClaimedJob
+
+logger = logging.getLogger("execution.executor")
+
+FAILED_TO_CALL = "the executor could not make the call"
+
+
+class CallPool:
+    def __init__(
+        self,
+        *,
+        delivery: Delivery,
+        outbox: Outbox,
+        concurrency: int,
+        reserved_for_critical: int,
+        on_result: Callable[[int], None],
+    ) -> None:
+        self.delivery = delivery
+        self.outbox = outbox
+        self.concurrency = concurrency
+        self.reserved_for_critical = reserved_for_critical
+        self.on_result = on_result  # told how many results wait, after each one
+        self.in_flight: dict[asyncio.Task, ClaimedJob] = {}
+        self.in_flight_normal = 0
+        self.waiting: list[tuple[int, datetime, int, HeldJob]] = []
+        self.inactive_tenants: frozenset[str] = frozenset()
+        self.fired = self.succeeded = self.failed = 0
+        self._order = 0
+
+    def offer(self, held: HeldJob) -> None:
+        """The job's second has come: call now, or wait for a free slot."""
+        if self._slot_for(held.job):
+            self._start(held)
+            return
+        self._order += 1
+        job = held.job
+        heapq.heappush(self.waiting, (job.priority, job.next_attempt_at, self._order, held))
+
+    def give_back_waiting(self) -> None:
+        for *_, held in self.waiting:
+            self.outbox.give_back(held.job)
+        self.waiting.clear()
+
+    async def finish(self, timeout: float) -> None:
+        """Let the calls in flight end within `timeout`; those cut off are given back."""
+        if not self.in_flight:
+            return
+        _, pending = await asyncio.wait(list(self.in_flight), timeout=max(0.0, timeout))
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending)
+
+    # --- slots -------------------------------------------------------------------------------
+
+    def _slot_for(self, job: ClaimedJob) -> bool:
+        if len(self.in_flight) >= self.concurrency:
+            return False
+        if job.priority == queue.CRITICAL_PRIORITY:
+            return True
+        return self.in_flight_normal < self.concurrency - self.reserved_for_critical
+
+    def _start(self, held: HeldJob) -> None:
+        job = held.job
+        now = datetime.now(UTC)
+        if now + timedelta(seconds=job.timeout_seconds) > job.lease_expires_at:
+            # It waited so long for a slot that the call could outlive its lease (and be
+            # taken back by the reconciler meanwhile): give it back instead.
+            self.outbox.give_back(job)
+            return
+        if job.tenant_id in self.inactive_tenants:
+            self.outbox.give_back(job)  # its tenant was stopped since the claim
+            return
+        delay = max(0.0, (now - job.next_attempt_at).total_seconds())
+        metrics.START_DELAY.labels(str(job.priority)).observe(delay)
+        task = asyncio.create_task(self._call(held))
+        self.in_flight[task] = job
+        self.in_flight_normal += job.priority != queue.CRITICAL_PRIORITY
+        task.add_done_callback(self._done)
+        self.fired += 1
+
+    def _done(self, task: asyncio.Task) -> None:
+        job = self.in_flight.pop(task, None)
+        if job is not None and job.priority != queue.CRITICAL_PRIORITY:
+            self.in_flight_normal -= 1
+        while self.waiting and self._slot_for(self.waiting[0][3].job):
+            self._start(heapq.heappop(self.waiting)[3])
+
+    # --- one call ----------------------------------------------------------------------------
+
+    async def _call(self, held: HeldJob) -> None:
+        job = held.job
+        try:
+            if held.error:
+                outcome = _no_call(held.error)
+            else:
+                outcome = await self.delivery.call(job, authorization=held.authorization)
+        except asyncio.CancelledError:
+            # Cut off by a stop: the executor's doing, not the endpoint's, so no attempt
+            # is charged (the call may have arrived: delivery is at least once).
+            self.outbox.give_back(job)
+            return
+        except Exception:
+            logger.exception("call of job %s failed inside the executor", job.id)
+            outcome = _no_call(FAILED_TO_CALL)
+        self._result(job, outcome)
+
+    def _result(self, job: ClaimedJob, outcome: CallOutcome) -> None:
+        if outcome.succeeded:
+            self.succeeded += 1
+        else:
+            self.failed += 1
+        result = queue.outcome(
+            job,
+            succeeded=outcome.succeeded,
+            now=datetime.now(UTC),
+            retry_after=outcome.retry_after,
+            http_status=outcome.http_status,
+            error=outcome.error,
+            response_body=outcome.response_body,
+            duration_ms=outcome.duration_ms,
+            started_at=outcome.started_at,
+        )
+        metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
+        self.on_result(self.outbox.add_result(result))
+
+
+def _no_call(error: str) -> CallOutcome:
+    """An attempt that failed before any request was sent."""
+    return CallOutcome(False, None, error, None, 0, None, datetime.now(UTC))
+
+
+def outcome_label(status: str) -> str:
+    return {"succeeded": "succeeded", "dead": "dead", "cancelled": "cancelled"}.get(status, "retry")

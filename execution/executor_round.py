@@ -1,0 +1,105 @@
+"""The executor's database round: one transaction that writes the waiting results and
+hand-backs, then claims the jobs due within the horizon, as many as the memory bound and
+one batch allow.
+
+Claiming by time rather than by free call slots parks a burst on timers before its second;
+the batch bound makes executors take turns on a burst instead of one taking all of it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from execution import metrics
+from execution.executor_outbox import Outbox
+from execution.held_job import HeldJob
+from jobs import queue
+from jobs.queue import ClaimedJob
+from tasks.secrets import secret_values
+
+MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
+UNDECRYPTABLE_SECRET = "secret_ref {name!r}: the secret could not be decrypted"
+
+
+@dataclass(frozen=True)
+class RoundLimits:
+    horizon_seconds: float  # claim jobs due up to this far ahead
+    max_held: int  # claimed jobs held at most (on timers, waiting for a slot, in flight)
+    reserved_for_critical: int  # of max_held, only priority 0 may use
+    claim_batch: int  # jobs claimed per round at most
+    result_batch: int  # results written per round at most
+    backlog: int  # due jobs waiting for a slot beyond which only priority 0 is claimed
+
+
+@dataclass
+class RoundReport:
+    claimed: list[HeldJob]
+    # The tenants stopped as this round's claim read them (None: it claimed nothing).
+    inactive_tenants: frozenset[str] | None
+    written: int
+    dropped: int
+    handed_back: int
+    again: bool  # whether another round should follow at once
+
+
+class DatabaseRound:
+    def __init__(self, *, worker_id: str, outbox: Outbox, limits: RoundLimits) -> None:
+        self.worker_id = worker_id
+        self.outbox = outbox
+        self.limits = limits
+        self.saturated_tenants: frozenset[str] = frozenset()
+
+    def run(self, *, claim: bool, waiting_for_slot: int = 0) -> RoundReport:
+        results, hand_backs = self.outbox.take(self.limits.result_batch)
+        critical, normal = self._claim_limits(waiting_for_slot) if claim else (0, 0)
+        started = time.perf_counter()
+        try:
+            applied, batch = queue.exchange(
+                worker_id=self.worker_id,
+                results=results,
+                hand_backs=hand_backs,
+                critical_limit=critical,
+                normal_limit=normal,
+                lookahead_seconds=self.limits.horizon_seconds,
+                skip_tenants=self.saturated_tenants,
+                enrich=with_secrets,
+            )
+        except BaseException:
+            self.outbox.put_back(results, hand_backs)
+            raise
+        metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
+        self.outbox.claimed(len(batch.jobs))
+        self.saturated_tenants = batch.saturated_tenants
+        full = critical > 0 and len(batch.jobs) >= min(critical, max(normal, 1))
+        again = full or bool(batch.held_back) or self.outbox.waiting >= self.limits.result_batch
+        inactive = batch.inactive_tenants if critical > 0 else None
+        return RoundReport(
+            batch.jobs, inactive, applied, len(results) - applied, len(hand_backs), again
+        )
+
+    def _claim_limits(self, waiting_for_slot: int) -> tuple[int, int]:
+        """(all priorities, below priority 0) this round may claim."""
+        limits = self.limits
+        room = limits.max_held - self.outbox.held
+        critical = min(limits.claim_batch, room)
+        normal = min(limits.claim_batch, room - limits.reserved_for_critical)
+        if waiting_for_slot >= limits.backlog:
+            normal = 0  # the calls cannot keep up: leave the rest to other executors
+        return max(0, critical), max(0, normal)
+
+
+def with_secrets(jobs: list[ClaimedJob]) -> list[HeldJob]:
+    """The claimed jobs with their secrets, read in the claim's transaction."""
+    refs = {(job.tenant_id, job.secret_ref) for job in jobs if job.secret_ref}
+    lookup = secret_values(refs=refs)
+    held = []
+    for job in jobs:
+        ref = (job.tenant_id, job.secret_ref)
+        error = None
+        if ref in lookup.undecryptable:
+            error = UNDECRYPTABLE_SECRET.format(name=job.secret_ref)
+        elif job.secret_ref is not None and ref not in lookup.values:
+            error = MISSING_SECRET.format(name=job.secret_ref)
+        held.append(HeldJob(job, lookup.values.get(ref), error))
+    return held

@@ -1,0 +1,16 @@
+"""A claimed job as the executor holds it until its call: with its secret, or why not."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from jobs.queue import ClaimedJob
+
+
+@dataclass(slots=True)
+class HeldJob:
+    job: ClaimedJob
+    authorization: str | None  # the value of the task's secret_ref, sent as Authorization
+    error: str | None  # set when the call cannot be made (its secret is missing)
+    timer: asyncio.TimerHandle | None = field(default=None)

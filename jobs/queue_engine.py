@@ -1,0 +1,42 @@
+"""The queue's storage engine: the few statements that differ between MySQL/MariaDB and
+SQLite, behind one interface, so the use cases in jobs/queue.py have no backend branches."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from django.db import connection
+
+Row = tuple[Any, ...]
+
+
+class QueueEngine(Protocol):
+    lock: str  # what a claim's read appends to lock its rows ("" where one writer rules)
+
+    def horizon(self, seconds: float) -> tuple[str, list]:
+        """SQL for "now + seconds" and its parameters."""
+
+    def mark_running(self, cursor, keys: str, worker_id: str, margin: int) -> None:
+        """pending -> running for the JSON list of ids, leased from each job's own time."""
+
+    def claimed_details(self, cursor, keys: str, worker_id: str) -> list[Row]:
+        """What the executor needs to call each job just claimed."""
+
+    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+        """Results and their attempts, fenced by (running, worker, attempt)."""
+
+    def hand_back(self, cursor, rows: str, worker_id: str) -> int:
+        """running -> pending (or held), charging no attempt."""
+
+    def reconcile(self, cursor, batch_size: int) -> int:
+        """running -> pending (or dead) where the lease expired."""
+
+
+def queue_engine() -> QueueEngine:
+    if connection.vendor == "mysql":
+        from jobs.queue_mysql import MySQLQueue
+
+        return MySQLQueue()
+    from jobs.queue_sqlite import SQLiteQueue
+
+    return SQLiteQueue()

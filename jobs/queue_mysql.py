@@ -1,0 +1,120 @@
+"""The queue on MySQL/MariaDB: its statements, and the engine that runs them.
+
+Batches arrive as one JSON parameter read by JSON_TABLE and reach their rows through the
+primary key (FORCE INDEX): with a list of a few hundred keys MariaDB would otherwise plan on
+a status index, scan, and lock far more than the batch.
+"""
+
+from __future__ import annotations
+
+from jobs.queue_engine import Row
+
+MARK_RUNNING = """
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
+SET j.status = 'running', j.worker_id = %s, j.attempt = j.attempt + 1,
+    j.claimed_at = NOW(6), j.updated_at = NOW(6),
+    j.lease_expires_at = GREATEST(j.next_attempt_at, NOW(6))
+        + INTERVAL (j.timeout_seconds + %s) SECOND
+WHERE j.status = 'pending'
+"""
+
+CLAIMED_DETAILS = """
+SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
+    j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
+    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, t.status,
+    j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
+FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
+STRAIGHT_JOIN jobs AS j ON j.id = c.id
+JOIN tasks AS t ON t.id = j.task_id
+JOIN tenants AS n ON n.id = j.tenant_id
+WHERE j.status = 'running' AND j.worker_id = %s
+"""
+
+RESULT_COLUMNS = """
+    id CHAR(36) PATH '$[0]',
+    attempt INT PATH '$[1]',
+    status VARCHAR(16) PATH '$[2]',
+    next_attempt_at DATETIME(6) PATH '$[3]',
+    finished_at DATETIME(6) PATH '$[4]',
+    http_status INT PATH '$[5]',
+    error VARCHAR(500) PATH '$[6]',
+    response_body TEXT PATH '$[7]',
+    duration_ms INT PATH '$[8]',
+    started_at DATETIME(6) PATH '$[9]'"""
+
+# One row per call (a result with no call, e.g. a cancel, has no start and no attempt row).
+RECORD_ATTEMPTS = f"""
+INSERT IGNORE INTO job_attempts
+    (job_id, attempt, started_at, duration_ms, http_status, error, response_head, outcome)
+SELECT j.id, r.attempt, r.started_at, r.duration_ms, r.http_status, r.error,
+    LEFT(r.response_body, 256), IF(r.status = 'pending', 'retry', r.status)
+FROM JSON_TABLE(%s, '$[*]' COLUMNS ({RESULT_COLUMNS})) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
+WHERE r.started_at IS NOT NULL
+    AND j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
+"""
+
+RECORD_RESULTS = f"""
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS ({RESULT_COLUMNS})) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
+SET j.status = r.status,
+    j.next_attempt_at = COALESCE(r.next_attempt_at, j.next_attempt_at),
+    j.finished_at = r.finished_at,
+    j.http_status = r.http_status,
+    j.error = r.error,
+    j.response_body = r.response_body,
+    j.duration_ms = r.duration_ms,
+    j.started_at = COALESCE(r.started_at, j.started_at),
+    j.lease_expires_at = NULL,
+    j.worker_id = IF(r.status = 'pending', NULL, j.worker_id),
+    j.updated_at = NOW(6)
+WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
+"""
+
+HAND_BACK = """
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
+    id CHAR(36) PATH '$[0]', attempt INT PATH '$[1]', status VARCHAR(16) PATH '$[2]')) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
+SET j.status = r.status, j.worker_id = NULL, j.lease_expires_at = NULL, j.claimed_at = NULL,
+    j.max_attempts = j.max_attempts + 1, j.updated_at = NOW(6)
+WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
+"""
+
+RECONCILE = """
+UPDATE jobs
+SET status = IF(attempt >= max_attempts, 'dead', 'pending'),
+    next_attempt_at = NOW(6),
+    finished_at = IF(attempt >= max_attempts, NOW(6), NULL),
+    error = 'lease expired', worker_id = NULL, lease_expires_at = NULL, updated_at = NOW(6)
+WHERE status = 'running' AND lease_expires_at < NOW(6)
+LIMIT %s
+"""
+
+
+class MySQLQueue:
+    lock = " FOR UPDATE SKIP LOCKED"
+
+    def horizon(self, seconds: float) -> tuple[str, list]:
+        return "NOW(6) + INTERVAL %s SECOND", [seconds]
+
+    def mark_running(self, cursor, keys: str, worker_id: str, margin: int) -> None:
+        cursor.execute(MARK_RUNNING, [keys, worker_id, margin])
+
+    def claimed_details(self, cursor, keys: str, worker_id: str) -> list[Row]:
+        cursor.execute(CLAIMED_DETAILS, [keys, worker_id])
+        return cursor.fetchall()
+
+    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+        # The attempts first: the fence they share with the results holds until the update.
+        cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
+        cursor.execute(RECORD_RESULTS, [rows, worker_id])
+        return cursor.rowcount
+
+    def hand_back(self, cursor, rows: str, worker_id: str) -> int:
+        cursor.execute(HAND_BACK, [rows, worker_id])
+        return cursor.rowcount
+
+    def reconcile(self, cursor, batch_size: int) -> int:
+        cursor.execute(RECONCILE, [batch_size])
+        return cursor.rowcount

@@ -1,0 +1,116 @@
+"""The queue on SQLite (the embedded mode): its statements, and the engine that runs them.
+
+SQLite has no SKIP LOCKED and no NOW(6): one writer at a time, and every instant is a
+parameter written as the naive UTC text the columns hold.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from jobs.queue_engine import Row
+from scheduler_site.sqltools import datetime_param
+
+MARK_RUNNING = """
+UPDATE jobs
+SET status = 'running', worker_id = %s, attempt = attempt + 1, claimed_at = %s, updated_at = %s,
+    lease_expires_at = strftime('%%Y-%%m-%%d %%H:%%M:%%f', max(next_attempt_at, %s),
+        '+' || (timeout_seconds + %s) || ' seconds')
+WHERE id IN (SELECT value FROM json_each(%s)) AND status = 'pending'
+"""
+
+CLAIMED_DETAILS = """
+SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
+    j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
+    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, t.status,
+    j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
+FROM jobs AS j
+JOIN tasks AS t ON t.id = j.task_id
+JOIN tenants AS n ON n.id = j.tenant_id
+WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.worker_id = %s
+"""
+
+RECORD_ATTEMPTS = """
+INSERT OR IGNORE INTO job_attempts
+    (job_id, attempt, started_at, duration_ms, http_status, error, response_head, outcome)
+SELECT jobs.id, r.value ->> '$[1]', r.value ->> '$[9]', r.value ->> '$[8]',
+    r.value ->> '$[5]', r.value ->> '$[6]', substr(r.value ->> '$[7]', 1, 256),
+    CASE WHEN r.value ->> '$[2]' = 'pending' THEN 'retry' ELSE r.value ->> '$[2]' END
+FROM json_each(%s) AS r
+JOIN jobs ON jobs.id = r.value ->> '$[0]'
+WHERE r.value ->> '$[9]' IS NOT NULL
+    AND jobs.status = 'running' AND jobs.worker_id = %s AND jobs.attempt = r.value ->> '$[1]'
+"""
+
+RECORD_RESULTS = """
+UPDATE jobs
+SET status = r.value ->> '$[2]',
+    next_attempt_at = COALESCE(r.value ->> '$[3]', jobs.next_attempt_at),
+    finished_at = r.value ->> '$[4]',
+    http_status = r.value ->> '$[5]',
+    error = r.value ->> '$[6]',
+    response_body = r.value ->> '$[7]',
+    duration_ms = r.value ->> '$[8]',
+    started_at = COALESCE(r.value ->> '$[9]', jobs.started_at),
+    lease_expires_at = NULL,
+    worker_id = CASE WHEN r.value ->> '$[2]' = 'pending' THEN NULL ELSE jobs.worker_id END,
+    updated_at = %s
+FROM json_each(%s) AS r
+WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_id = %s
+    AND jobs.attempt = r.value ->> '$[1]'
+"""
+
+HAND_BACK = """
+UPDATE jobs
+SET status = r.value ->> '$[2]', worker_id = NULL, lease_expires_at = NULL, claimed_at = NULL,
+    max_attempts = max_attempts + 1, updated_at = %s
+FROM json_each(%s) AS r
+WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_id = %s
+    AND jobs.attempt = r.value ->> '$[1]'
+"""
+
+RECONCILE = """
+UPDATE jobs
+SET status = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'pending' END,
+    next_attempt_at = %s,
+    finished_at = CASE WHEN attempt >= max_attempts THEN %s ELSE NULL END,
+    error = 'lease expired', worker_id = NULL, lease_expires_at = NULL, updated_at = %s
+WHERE id IN (
+    SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < %s LIMIT %s
+)
+"""
+
+
+def _now() -> str:
+    return datetime_param(timezone.now())
+
+
+class SQLiteQueue:
+    lock = ""
+
+    def horizon(self, seconds: float) -> tuple[str, list]:
+        return "%s", [datetime_param(timezone.now() + timedelta(seconds=seconds))]
+
+    def mark_running(self, cursor, keys: str, worker_id: str, margin: int) -> None:
+        now = _now()
+        cursor.execute(MARK_RUNNING, [worker_id, now, now, now, margin, keys])
+
+    def claimed_details(self, cursor, keys: str, worker_id: str) -> list[Row]:
+        cursor.execute(CLAIMED_DETAILS, [keys, worker_id])
+        return cursor.fetchall()
+
+    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+        cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
+        cursor.execute(RECORD_RESULTS, [_now(), rows, worker_id])
+        return cursor.rowcount
+
+    def hand_back(self, cursor, rows: str, worker_id: str) -> int:
+        cursor.execute(HAND_BACK, [_now(), rows, worker_id])
+        return cursor.rowcount
+
+    def reconcile(self, cursor, batch_size: int) -> int:
+        now = _now()
+        cursor.execute(RECONCILE, [now, now, now, now, batch_size])
+        return cursor.rowcount
