@@ -15,10 +15,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
 from console.actions import apply_each
-from console.attempts import job_attempts
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import WAITING, JobColumns
+from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
 from jobs.services import job_cancel, job_retry
 from tasks.models import Tenant
@@ -97,7 +97,7 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
     def _job_context(self, request: HttpRequest, job: Job) -> dict:
         operate = self.has_operate_permission(request)
         return {
-            "attempts": job_attempts(job),
+            "attempts": attempts_for(job_id=job.id),
             "can_retry": operate and job.status == JobStatus.DEAD,
             "can_cancel": operate and job.status in WAITING,
         }

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from console.display import short_id
-from jobs.models import Job
+from jobs.models import Job, JobAttempt
 
 NOW = datetime(2026, 11, 29, 18, 6, 3, tzinfo=UTC)
 
@@ -91,19 +91,28 @@ def test_a_jobs_page_is_read_only_with_no_save_button(operator_client, add_job):
     assert 'name="_save"' not in page and 'name="_continue"' not in page
 
 
-def test_a_jobs_page_lists_its_last_attempt(operator_client, add_job):
-    job = add_job(
-        status="dead",
-        attempt=3,
-        started_at=NOW,
-        duration_ms=412,
-        http_status=503,
-        error="HTTP 503",
-        response_body="upstream unavailable",
-    )
+def test_a_jobs_page_lists_every_attempt(operator_client, add_job):
+    job = add_job(status="succeeded", attempt=3)
+    calls = [
+        (1, 503, "HTTP 503", "retry"),
+        (2, None, "timed out", "retry"),
+        (3, 200, None, "succeeded"),
+    ]
+    for attempt, http_status, error, outcome in calls:
+        JobAttempt.objects.create(
+            job_id=job.id,
+            attempt=attempt,
+            started_at=NOW + timedelta(seconds=10 * attempt),
+            duration_ms=400 + attempt,
+            http_status=http_status,
+            error=error,
+            response_head="upstream unavailable" if attempt == 1 else None,
+            outcome=outcome,
+        )
     page = operator_client.get(f"/admin/jobs/job/{job.id}/change/").content.decode()
-    assert "412 ms" in page and "upstream unavailable" in page
-    assert "2026-11-29 18:06:03.000 UTC" in page
+    assert page.count('<tr class="attempt">') == 3
+    assert "401 ms" in page and "upstream unavailable" in page and "timed out" in page
+    assert "2026-11-29 18:06:33.000 UTC" in page
 
 
 def test_the_retry_button_of_a_dead_jobs_page_retries_it(operator_client, add_job):

@@ -1,4 +1,4 @@
-"""The executor leaves a heartbeat row after a good database round."""
+"""The executor, a loop process like the others, leaves a heartbeat row after a good round."""
 
 import pytest
 
@@ -11,10 +11,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_the_executor_records_a_heartbeat_after_a_good_round(run_executor):
     heartbeats.forget_beats()
-    run_executor(worker_id="executor-heartbeat-test")
+    executor = run_executor()
     wait_until(
         lambda: ProcessHeartbeat.objects.filter(
-            name="executor", instance_id="executor-heartbeat-test"
+            name="executor", instance_id=executor.process.instance_id
         ).exists(),
         timeout=10,
         message="no heartbeat row from the executor",
