@@ -18,6 +18,7 @@ from console.actions import apply_each
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import WAITING, JobColumns
+from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
 from jobs.services import job_cancel, job_retry
@@ -36,6 +37,7 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
     ordering = ["-id"]
     list_per_page = 50
     show_full_result_count = False  # one count of the filtered rows, not a second of all
+    paginator = CappedPaginator
     show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
     change_form_template = "console/job_change_form.html"
     readonly_fields = ["created_at", "updated_at"]  # never editable, so named to be shown

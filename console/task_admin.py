@@ -15,6 +15,7 @@ from django.utils.html import format_html
 from console.actions import apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
+from console.paging import CappedPaginator
 from console.task_buttons import TaskButtons
 from jobs.run_now import task_run_now
 from scheduler_site.preconditions import ANY_VERSION
@@ -41,6 +42,7 @@ class TaskAdmin(TaskButtons, admin.ModelAdmin):
     ordering = ["-id"]
     list_per_page = 50
     show_full_result_count = False
+    paginator = CappedPaginator
     show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
     actions = ["pause", "resume", "run_now", "soft_delete"]
 

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from console.display import short_id
+from console.paging import CappedPaginator
 from jobs.models import Job, JobAttempt
 
 NOW = datetime(2026, 11, 29, 18, 6, 3, tzinfo=UTC)
@@ -128,3 +129,12 @@ def test_the_retry_button_refuses_a_get(operator_client, add_job):
     job = add_job(status="dead", attempt=5, max_attempts=5, finished_at=NOW)
     assert operator_client.get(f"/admin/jobs/job/{job.id}/retry/").status_code == 403
     assert Job.objects.get(id=job.id).status == "dead"
+
+
+def test_the_list_count_stops_past_its_cap(add_job):
+    class SmallCap(CappedPaginator):
+        cap = 2
+
+    for _ in range(4):
+        add_job()
+    assert SmallCap(Job.objects.all(), 50).count == 3
