@@ -137,4 +137,4 @@ def test_the_list_count_stops_past_its_cap(add_job):
 
     for _ in range(4):
         add_job()
-    assert SmallCap(Job.objects.all(), 50).count == 3
+    assert SmallCap(Job.objects.order_by("-id"), 50).count == 3
