@@ -16,15 +16,18 @@ from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
 
 
-def task_run_now(*, tenant: Tenant, task_id: uuid.UUID) -> Job:
-    """One job of the task due at once, as a scheduled run would be."""
+def task_run_now(
+    *, tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None = None
+) -> tuple[Job, bool]:
+    """One job of the task due at once, as a scheduled run would be; and that it was made
+    by this call (the api branch's version replays a repeated idempotency key)."""
     task = Task.objects.filter(tenant=tenant, id=task_id).first()
     if task is None:
         raise NotFound("task not found")
     if task.status == TaskStatus.DELETED:
         raise Conflict("the task was deleted; it cannot run", code="task_deleted")
     now = timezone.now()
-    return Job.objects.create(
+    job = Job.objects.create(
         tenant=tenant,
         task=task,
         scheduled_at=now,
@@ -34,3 +37,4 @@ def task_run_now(*, tenant: Tenant, task_id: uuid.UUID) -> Job:
         timeout_seconds=task.timeout_seconds,
         backoff_base_seconds=task.backoff_base_seconds,
     )
+    return job, True
