@@ -12,10 +12,13 @@ import logging
 import random
 import signal
 import threading
+from functools import cached_property
 
 from django.db import close_old_connections, connection, reset_queries
 from django.db.utils import InterfaceError, OperationalError
 
+from execution.heartbeats import beat
+from execution.identity import default_worker_id
 from execution.metrics import mark_healthy
 
 TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
@@ -82,6 +85,7 @@ class LoopProcess:
         reset_queries()
         try:
             delay = self.run_once()
+            beat(self.name, self.instance_id)
         except self.transient_errors as exc:
             delay = self._backoff.next_delay()
             self.logger.warning("unavailable (%s); retrying in %.1fs", exc, delay)
@@ -104,6 +108,11 @@ class LoopProcess:
 
     def wake(self) -> None:
         self._wakeup.set()
+
+    @cached_property
+    def instance_id(self) -> str:
+        """This process among others of its kind (host and pid), for its heartbeat row."""
+        return default_worker_id(self.name)
 
     @property
     def stopping(self) -> bool:

@@ -12,6 +12,7 @@ from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
 
 WAITING = (JobStatus.PENDING, JobStatus.HELD)
+ERROR_LENGTH = Job._meta.get_field("error").max_length
 
 
 def jobs_cancel_pending_for_task(*, task_id: uuid.UUID) -> int:
@@ -57,6 +58,24 @@ def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     if not updated:
         raise Conflict(
             f"only a pending job can be cancelled; this one is {job.status}", code="not_pending"
+        )
+    return Job.objects.get(id=job.id)
+
+
+def job_discard(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
+    """dead -> cancelled: out of the dead letter queue for good, its last error kept; it
+    reaches the history with the other cancelled jobs."""
+    job = _job_in_queue(tenant, job_id)
+    now = timezone.now()
+    updated = Job.objects.filter(id=job.id, tenant=tenant, status=JobStatus.DEAD).update(
+        status=JobStatus.CANCELLED,
+        finished_at=now,
+        updated_at=now,
+        error=f"discarded; last error: {job.error or '-'}"[:ERROR_LENGTH],
+    )
+    if not updated:
+        raise Conflict(
+            f"only a dead job can be discarded; this one is {job.status}", code="not_dead"
         )
     return Job.objects.get(id=job.id)
 

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "jobs",
     "history",
     "execution",
+    "console",
 ]
 
 MIDDLEWARE = [
@@ -88,6 +89,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = False
 USE_TZ = True
+# The admin writes instants as "2026-11-29 18:06:03 UTC" (scheduler_site/formats/en).
+FORMAT_MODULE_PATH = ["scheduler_site.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -2,12 +2,15 @@ from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
 
+from console.views import dashboard_view
+
 
 def health(request):
     return JsonResponse({"status": "ok"})
 
 
 urlpatterns = [
+    path("admin/dashboard/", admin.site.admin_view(dashboard_view), name="console-dashboard"),
     path("admin/", admin.site.urls),
     path("healthz", health),
     path("v1/", include("tasks.urls")),

@@ -1,5 +1,6 @@
 """The demo endpoint of `make run`: prints every call it receives, answers 200."""
 
+import signal
 import sys
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -29,6 +30,18 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 
 
-if __name__ == "__main__":
+def main() -> None:
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 8001
-    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    # SIGTERM (from `make run`) ends it like Ctrl-C does: quietly, not with a traceback.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -3,7 +3,8 @@
 Starts the API (gunicorn), the scheduler, executor, reconciler and archiver (`run_all`), and
 a demo endpoint on 127.0.0.1 that prints every call it receives (EGRESS_ALLOW lets this
 install call it). Everything runs on the embedded default (SQLite in the project folder)
-unless DATABASE_URL says otherwise. Ctrl-C stops every process cleanly.
+unless DATABASE_URL says otherwise (RUN_DIR names another folder for the logs and keys).
+Ctrl-C stops every process cleanly, at any moment.
 """
 
 import os
@@ -11,22 +12,33 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
-import requests
+# A Ctrl-C before main() takes over leaves quietly: nothing has been started yet.
+signal.signal(signal.SIGINT, lambda signum, frame: sys.exit(130))
+
+import requests  # noqa: E402 - after the handler above (it takes a moment to import)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from scheduler_site.keys import fresh_keys  # noqa: E402 - needs the project on the path
 
-RUN_DIR = ROOT / "run"
+RUN_DIR = Path(os.environ.get("RUN_DIR") or ROOT / "run")  # logs, keys, the demo tenant
 PYTHON = sys.executable
 PORT = int(os.environ.get("PORT", "8000"))
 DEMO_PORT = int(os.environ.get("DEMO_PORT", "8001"))
 NGINX = shutil.which("nginx")
 # The demo endpoint is local: only this install is allowed to call it.
 ENV = dict(os.environ, EGRESS_ALLOW=os.environ.get("EGRESS_ALLOW") or "127.0.0.1/32")
+
+
+STOP = threading.Event()
+
+
+def request_stop(signum, frame) -> None:
+    STOP.set()
 
 
 def manage(*args: str) -> str:
@@ -37,6 +49,7 @@ def manage(*args: str) -> str:
         check=True,
         capture_output=True,
         text=True,
+        process_group=0,
     )
     return result.stdout.strip()
 
@@ -57,7 +70,11 @@ def demo_tenant_id() -> str:
     if marker.exists():
         tenant_id = marker.read_text().strip()
         check = subprocess.run(
-            [PYTHON, "manage.py", "issue_token", tenant_id], cwd=ROOT, env=ENV, capture_output=True
+            [PYTHON, "manage.py", "issue_token", tenant_id],
+            cwd=ROOT,
+            env=ENV,
+            capture_output=True,
+            process_group=0,
         )
         if check.returncode == 0:
             return tenant_id
@@ -67,20 +84,28 @@ def demo_tenant_id() -> str:
 
 
 def start(name: str, args: list[str], *, show_output: bool = False) -> subprocess.Popen:
-    if show_output:
-        return subprocess.Popen(args, cwd=ROOT, env=ENV)
-    log = open(RUN_DIR / f"{name}.log", "ab")  # noqa: SIM115 - lives as long as the child
-    return subprocess.Popen(args, cwd=ROOT, env=ENV, stdout=log, stderr=subprocess.STDOUT)
+    """A child in a process group of its own: the terminal's Ctrl-C reaches this launcher
+    only, which stops every child with SIGTERM (a child interrupted halfway through its
+    start would print a traceback)."""
+    output = {}
+    if not show_output:
+        log = open(RUN_DIR / f"{name}.log", "ab")  # noqa: SIM115 - lives as long as the child
+        output = {"stdout": log, "stderr": subprocess.STDOUT}
+    return subprocess.Popen(args, cwd=ROOT, env=ENV, process_group=0, **output)
 
 
 def wait_for_api(base: str) -> None:
-    for _ in range(150):
+    """Until /healthz answers 200 (nginx answers 502 while gunicorn is still starting)."""
+    deadline = time.monotonic() + 30
+    while not STOP.is_set() and time.monotonic() < deadline:
         try:
-            requests.get(f"{base}/healthz", timeout=1)
-            return
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    raise SystemExit(f"the API did not start; see {RUN_DIR / 'api.log'}")
+            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        STOP.wait(0.1)
+    if not STOP.is_set():
+        raise SystemExit(f"the API did not start; see {RUN_DIR / 'api.log'}")
 
 
 def usage(base: str, token: str) -> str:
@@ -114,12 +139,34 @@ Press Ctrl-C to stop.
 
 
 def main() -> None:
+    # Set up first: a Ctrl-C at any moment, even during the migration, is a clean stop.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, request_stop)
     RUN_DIR.mkdir(exist_ok=True)
     ENV.update(local_keys())
     manage("migrate", "--noinput")
     tenant_id = demo_tenant_id()
     token = manage("issue_token", tenant_id, "--ttl", str(86400))
     base = f"http://127.0.0.1:{PORT}"
+    processes: list[subprocess.Popen] = []
+    try:
+        if not STOP.is_set():
+            processes = start_all()
+            wait_for_api(base)
+        if not STOP.is_set():
+            print(usage(base, token), flush=True)
+        while not STOP.is_set() and all(p.poll() is None for p in processes):
+            STOP.wait(0.5)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in processes:
+            process.wait(timeout=60)
+        print("stopped")
+
+
+def start_all() -> list[subprocess.Popen]:
     # With nginx on the machine it faces the clients, as in production, and gunicorn sits
     # behind it on another port; without it gunicorn answers directly.
     api_port = PORT + 10 if NGINX else PORT
@@ -137,26 +184,7 @@ def main() -> None:
         processes.append(
             start("nginx", ["scripts/run_nginx.sh", listen, upstream, str(RUN_DIR / "nginx")])
         )
-    stopping = False
-
-    def stop(signum, frame):
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        wait_for_api(base)
-        print(usage(base, token), flush=True)
-        while not stopping and all(p.poll() is None for p in processes):
-            time.sleep(0.5)
-    finally:
-        for process in processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in processes:
-            process.wait(timeout=60)
-        print("stopped")
+    return processes
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `make test`: start the services the suite needs (installing what is missing), run the whole
-# suite on MariaDB with the real Cassandra, then the embedded mode's suites on SQLite, and
-# stop at the end whatever this run started.
+# `make test`: start the services the suite needs (installing what is missing, and Debian's
+# Chromium for the admin's browser tests), run the whole suite on MariaDB with the real
+# Cassandra, then the embedded mode's suites on SQLite, and stop at the end whatever this
+# run started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -11,6 +12,7 @@ scripts/ensure_mariadb.sh
 scripts/ensure_redis.sh
 scripts/ensure_nginx.sh
 scripts/ensure_cassandra.sh
+scripts/ensure_chromium.sh
 export CASSANDRA_HOSTS=127.0.0.1 CASSANDRA_PORT=${CASSANDRA_PORT:-9042}
 
 DATABASE_URL=${TEST_DATABASE_URL:-mysql://root:@127.0.0.1:3306/scheduler} \

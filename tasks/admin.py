@@ -1,4 +1,4 @@
-"""Operators' views of tenants, tasks and secrets.
+"""Operators' views of tenants and secrets (tasks are in the console: console/task_admin.py).
 
 No secret is ever shown: tenant secrets are write-only, and a signing secret is shown once,
 by the action that rotates it.
@@ -6,10 +6,7 @@ by the action that rotates it.
 
 from django.contrib import admin, messages
 
-from scheduler_site.errors import ApplicationError
-from scheduler_site.preconditions import ANY_VERSION
-from tasks.models import Task, Tenant, TenantSecret
-from tasks.services import task_delete, task_pause, task_resume
+from tasks.models import Tenant, TenantSecret
 from tasks.tenants import (
     tenant_deactivate,
     tenant_reactivate,
@@ -54,44 +51,6 @@ class TenantAdmin(admin.ModelAdmin):
                 "signs calls as well for 24 hours).",
                 messages.WARNING,
             )
-
-
-@admin.register(Task)
-class TaskAdmin(admin.ModelAdmin):
-    list_display = ["id", "tenant", "name", "cron", "run_at", "status", "priority", "next_run_at"]
-    list_filter = ["status", "priority", "misfire_policy"]
-    search_fields = ["id", "name", "tenant__name"]
-    readonly_fields = [field.name for field in Task._meta.fields]
-    actions = ["pause", "resume", "soft_delete"]
-
-    def has_add_permission(self, request):
-        return False  # tasks are created through the API, where every rule is checked
-
-    def has_delete_permission(self, request, obj=None):
-        return False  # a row delete would strand its jobs: "Delete" below is the API's
-
-    def _each(self, request, queryset, use_case, done: str) -> None:
-        """Apply one of the API's use cases to every selected task, reporting refusals."""
-        changed = 0
-        for task in queryset.select_related("tenant"):
-            try:
-                use_case(tenant=task.tenant, task_id=task.id, expected_version=ANY_VERSION)
-                changed += 1
-            except ApplicationError as exc:
-                self.message_user(request, f"{task.name or task.id}: {exc}", messages.ERROR)
-        self.message_user(request, f"{changed} tasks {done}.")
-
-    @admin.action(description="Pause (pending retries wait too)")
-    def pause(self, request, queryset):
-        self._each(request, queryset, task_pause, "paused")
-
-    @admin.action(description="Resume (at the next future run)")
-    def resume(self, request, queryset):
-        self._each(request, queryset, task_resume, "resumed")
-
-    @admin.action(description="Delete (as the API does: waiting jobs are cancelled)")
-    def soft_delete(self, request, queryset):
-        self._each(request, queryset, task_delete, "deleted")
 
 
 @admin.register(TenantSecret)

@@ -59,3 +59,38 @@ def test_a_refused_action_is_reported_not_a_crash(operator_client, task_with_a_w
     response = act(operator_client, "pause", task_with_a_waiting_job)
     assert response.status_code == 200
     assert "cannot be paused" in response.content.decode()
+
+
+def test_running_now_in_the_admin_makes_a_job_due_now(operator_client, task_with_a_waiting_job):
+    before = datetime.now(UTC)
+    act(operator_client, "run_now", task_with_a_waiting_job)
+    newest = Job.objects.filter(task=task_with_a_waiting_job).order_by("-scheduled_at").first()
+    assert newest.status == "pending" and newest.next_attempt_at >= before
+
+
+def test_a_tasks_page_is_read_only_with_no_save_button(operator_client, task_with_a_waiting_job):
+    page = operator_client.get(f"/admin/tasks/task/{task_with_a_waiting_job.id}/change/")
+    assert page.status_code == 200
+    assert 'name="_save"' not in page.content.decode()
+
+
+def test_the_pause_button_of_a_tasks_page_pauses_it(operator_client, task_with_a_waiting_job):
+    task = task_with_a_waiting_job
+    page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
+    assert f"/admin/tasks/task/{task.id}/pause/" in page
+    operator_client.post(f"/admin/tasks/task/{task.id}/pause/")
+    assert Task.objects.get(id=task.id).status == "paused"
+
+
+def test_the_run_now_button_of_a_tasks_page_makes_a_job(operator_client, task_with_a_waiting_job):
+    task = task_with_a_waiting_job
+    response = operator_client.post(f"/admin/tasks/task/{task.id}/run/")
+    assert response.status_code == 302
+    assert Job.objects.filter(task=task).count() == 2
+
+
+def test_a_deleted_tasks_page_offers_no_button(operator_client, task_with_a_waiting_job):
+    task = task_with_a_waiting_job
+    act(operator_client, "soft_delete", task)
+    page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
+    assert "/pause/" not in page and "/run/" not in page

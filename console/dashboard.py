@@ -1,0 +1,76 @@
+"""What the operators' dashboard shows, each figure read from an index of its own: the queue
+by status and priority (the claim index), due but unclaimed jobs, recent deaths (the archive
+index) and each process's last heartbeat."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from execution.metrics import read_queue
+from execution.models import ProcessHeartbeat
+from jobs.models import Job, JobStatus
+
+PROCESSES = ("scheduler", "executor", "reconciler", "archiver")
+# A process whose last good turn is older than this is shown as late.
+LATE_AFTER = timedelta(seconds=30)
+SHOWN_FOR = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    name: str
+    instance_id: str | None
+    last_seen: datetime | None
+    late: bool
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    taken_at: datetime
+    depth: dict[str, dict[int, int]]  # status -> priority -> jobs
+    due_unclaimed: int
+    dead_last_hour: int
+    dead_last_day: int
+    heartbeats: list[Heartbeat]
+
+    @property
+    def priorities(self) -> list[int]:
+        return sorted({priority for row in self.depth.values() for priority in row})
+
+
+def read_dashboard() -> Dashboard:
+    now = timezone.now()
+    reading = read_queue()
+    depth: dict[str, dict[int, int]] = {status: {} for status in JobStatus.values}
+    for status, priority, count in reading.depth:
+        depth.setdefault(status, {})[priority] = count
+    return Dashboard(
+        taken_at=now,
+        depth=depth,
+        due_unclaimed=reading.due_unclaimed,
+        dead_last_hour=_dead_since(now - timedelta(hours=1)),
+        dead_last_day=_dead_since(now - timedelta(days=1)),
+        heartbeats=read_heartbeats(now),
+    )
+
+
+def _dead_since(moment: datetime) -> int:
+    return Job.objects.filter(status=JobStatus.DEAD, finished_at__gte=moment).count()
+
+
+def read_heartbeats(now: datetime) -> list[Heartbeat]:
+    """Every instance seen in the last day, and a line for each expected process never
+    seen (one that never ran is as worth noticing as one that stopped)."""
+    rows = ProcessHeartbeat.objects.filter(last_seen__gte=now - SHOWN_FOR).order_by(
+        "name", "-last_seen"
+    )
+    beats = [
+        Heartbeat(row.name, row.instance_id, row.last_seen, now - row.last_seen > LATE_AFTER)
+        for row in rows
+    ]
+    seen = {beat.name for beat in beats}
+    beats += [Heartbeat(name, None, None, True) for name in PROCESSES if name not in seen]
+    return sorted(beats, key=lambda beat: (beat.name, beat.instance_id or ""))

@@ -1,0 +1,163 @@
+"""Every job in the queue: a compact list, a read-only page with its attempts, and the
+API's use cases (retry, cancel) as actions and as buttons on the page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from django.contrib import admin
+from django.contrib.admin import DateFieldListFilter
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path
+
+from console.actions import apply_each
+from console.display import short_id
+from console.filters import DueFilter, TenantFilter, job_search
+from console.job_columns import WAITING, JobColumns
+from console.paging import CappedPaginator
+from jobs.attempts import attempts_for
+from jobs.models import Job, JobStatus
+from jobs.services import job_cancel, job_retry
+from tasks.models import Tenant
+
+JobUseCase = Callable[..., object]
+
+
+class QueueAdmin(JobColumns, admin.ModelAdmin):
+    """What both job lists share: read-only rows, search, and the use cases as buttons."""
+
+    list_display_links = ["job_id"]
+    list_select_related = ["tenant", "task"]
+    search_fields = ["error"]  # shows the search box; job_search decides what matches
+    search_help_text = "A job id (whole, or the short id shown), a task name, or error text."
+    ordering = ["-id"]
+    list_per_page = 50
+    show_full_result_count = False  # one count of the filtered rows, not a second of all
+    paginator = CappedPaginator
+    show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
+    change_form_template = "console/job_change_form.html"
+    readonly_fields = ["created_at", "updated_at"]  # never editable, so named to be shown
+    fieldsets = [
+        (
+            None,
+            {"fields": [("tenant", "task"), ("status", "priority"), ("attempt", "max_attempts")]},
+        ),
+        ("When", {"fields": [("scheduled_at", "next_attempt_at"), ("created_at", "updated_at")]}),
+        (
+            "Last attempt",
+            {"fields": [("started_at", "finished_at"), ("http_status", "duration_ms"), "error"]},
+        ),
+        (
+            "Claim and retries",
+            {
+                "fields": [
+                    ("worker_id", "lease_expires_at"),
+                    ("timeout_seconds", "backoff_base_seconds"),
+                ]
+            },
+        ),
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False  # a job changes only through its use cases: no Save on its page
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_operate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("jobs.change_job")
+
+    def changelist_view(self, request, extra_context=None):
+        title = self.opts.verbose_name_plural.capitalize()  # not "Select job to view"
+        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
+        return job_search(queryset, search_term), False
+
+    def get_urls(self):
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        wrap = self.admin_site.admin_view
+        return [
+            path("<path:object_id>/retry/", wrap(self.retry_view), name=f"{prefix}_retry"),
+            path("<path:object_id>/cancel/", wrap(self.cancel_view), name=f"{prefix}_cancel"),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        job = Job.objects.filter(pk=object_id).first()
+        if job is not None:
+            extra_context = {**(extra_context or {}), **self._job_context(request, job)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def _job_context(self, request: HttpRequest, job: Job) -> dict:
+        operate = self.has_operate_permission(request)
+        return {
+            "attempts": attempts_for(job_id=job.id),
+            "can_retry": operate and job.status == JobStatus.DEAD,
+            "can_cancel": operate and job.status in WAITING,
+        }
+
+    def retry_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return self._use_case_view(request, object_id, job_retry, "job put back in the queue")
+
+    def cancel_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return self._use_case_view(request, object_id, job_cancel, "job cancelled")
+
+    def _use_case_view(
+        self, request: HttpRequest, object_id: str, use_case: JobUseCase, done: str
+    ) -> HttpResponse:
+        if request.method != "POST" or not self.has_operate_permission(request):
+            raise PermissionDenied
+        job = get_object_or_404(Job.objects.select_related("tenant"), pk=object_id)
+        step = (short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
+        apply_each(self, request, [step], done)
+        return redirect("admin:jobs_job_change", job.id)
+
+    def _each_job(self, request, queryset: QuerySet, use_case: JobUseCase, done: str) -> None:
+        # The ids are read whole first: the use cases change the very rows being read.
+        rows = list(queryset.order_by().values_list("id", "tenant_id"))
+        tenants = Tenant.objects.in_bulk({tenant_id for _, tenant_id in rows})
+        steps = (
+            (short_id(job_id), partial(use_case, tenant=tenants[tenant_id], job_id=job_id))
+            for job_id, tenant_id in rows
+        )
+        apply_each(self, request, steps, done)
+
+
+@admin.register(Job)
+class JobAdmin(QueueAdmin):
+    list_display = [
+        "job_id",
+        "tenant_name",
+        "task_link",
+        "status",
+        "priority",
+        "attempts",
+        "scheduled_at",
+        "next_attempt",
+        "http",
+        "last_error",
+    ]
+    list_filter = [
+        "status",
+        "priority",
+        ("tenant", TenantFilter),
+        ("scheduled_at", DateFieldListFilter),
+        DueFilter,
+    ]
+    actions = ["cancel_jobs", "retry_jobs"]
+
+    @admin.action(description="Cancel the selected waiting jobs", permissions=["operate"])
+    def cancel_jobs(self, request, queryset):
+        self._each_job(request, queryset, job_cancel, "job(s) cancelled")
+
+    @admin.action(description="Retry the selected dead jobs", permissions=["operate"])
+    def retry_jobs(self, request, queryset):
+        self._each_job(request, queryset, job_retry, "job(s) put back in the queue")

@@ -1,0 +1,57 @@
+"""docker-compose.yml, read as YAML (no Docker engine runs here): every part of the system,
+every process of the application from the one image, each with its own command."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import get_commands
+
+COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
+BACKING = {"mariadb", "cassandra", "redis"}
+PROCESSES = {
+    "scheduler": "run_scheduler",
+    "executor-1": "run_executor",
+    "executor-2": "run_executor",
+    "reconciler": "run_reconciler",
+    "archiver": "run_archiver",
+}
+
+
+@pytest.fixture(scope="module")
+def services() -> dict:
+    return yaml.safe_load(COMPOSE.read_text())["services"]
+
+
+def app_services(services: dict) -> dict:
+    return {name: spec for name, spec in services.items() if name not in BACKING}
+
+
+def test_every_part_of_the_system_is_a_service(services):
+    assert {"nginx", "api", *BACKING, *PROCESSES} <= set(services)
+
+
+def test_every_application_service_runs_the_one_image(services):
+    apps = app_services(services)
+    assert {(spec["image"], spec["build"]) for spec in apps.values()} == {
+        ("at-cron-scheduler:latest", ".")
+    }
+
+
+def test_each_process_runs_its_own_management_command(services):
+    known = get_commands()
+    for name, command in PROCESSES.items():
+        assert services[name]["command"] == ["python", "manage.py", command]
+        assert command in known
+
+
+def test_nginx_faces_the_clients_in_front_of_the_api(services):
+    nginx, api = services["nginx"], services["api"]
+    assert nginx["ports"] == ["8000:8000"] and "ports" not in api
+    assert nginx["command"][2] == "api:8010" and "--bind 0.0.0.0:8010" in api["command"]
+
+
+def test_the_processes_start_after_the_migration(services):
+    for name in ("api", *PROCESSES):
+        condition = services[name]["depends_on"]["migrate"]["condition"]
+        assert condition == "service_completed_successfully"
