@@ -14,7 +14,9 @@ from selenium.webdriver.support.ui import Select
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 WIDTH, HEIGHT = 1400, 900
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+# Each run's screenshots go under run/ (not versioned); docs/screenshots holds the copies the
+# README shows, refreshed by hand from a run (`cp run/screenshots/*.png docs/screenshots/`).
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "run" / "screenshots"
 
 
 def start_chromium() -> webdriver.Chrome:
