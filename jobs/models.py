@@ -53,6 +53,9 @@ class Job(models.Model):
     error = models.CharField(max_length=500, null=True, blank=True)
     response_body = models.TextField(null=True, blank=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Made by "run now" (POST /v1/tasks/{id}/run), outside the schedule: such a job goes out
+    # even while its task is paused. A database default, so the tick's raw INSERT leaves it.
+    run_now = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

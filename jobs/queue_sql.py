@@ -54,28 +54,32 @@ SET status = 'running', worker_id = %s, attempt = attempt + 1, started_at = %s, 
 WHERE id IN (SELECT value FROM json_each(%s)) AND status = 'pending'
 """
 
+# The task's status as the executor should read it: a run-now job goes out even while its
+# task is paused (so to the executor its task counts as active); a deleted task stops it.
+TASK_STATUS = "CASE WHEN j.run_now AND t.status = 'paused' THEN 'active' ELSE t.status END"
+
 CLAIMED_DETAILS_MYSQL = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
-    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, t.status,
+    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
     j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN jobs AS j ON j.id = c.id
 JOIN tasks AS t ON t.id = j.task_id
 JOIN tenants AS n ON n.id = j.tenant_id
 WHERE j.status = 'running' AND j.worker_id = %s
-"""
+""".replace("{TASK_STATUS}", TASK_STATUS)
 
 CLAIMED_DETAILS_SQLITE = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
-    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, t.status,
+    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
     j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
 FROM jobs AS j
 JOIN tasks AS t ON t.id = j.task_id
 JOIN tenants AS n ON n.id = j.tenant_id
 WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.worker_id = %s
-"""
+""".replace("{TASK_STATUS}", TASK_STATUS)
 
 # --- result: running -> succeeded / pending (retry) / dead, fenced by worker and attempt ----
 

@@ -3,6 +3,7 @@
 import uuid
 from datetime import UTC, datetime
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -10,30 +11,72 @@ from rest_framework.views import APIView
 
 from history.records import RunCursor
 from jobs import selectors, services
+from jobs.run_now import task_run_now
 from jobs.serializers import JobOutput
 from scheduler_site.ids_in_urls import parse_id
+from scheduler_site.openapi import JOB_ID, LOCATION, PAGE, RETRY_AFTER, TASK_ID, errors, page_of
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 
+JOB_PAGE = page_of(JobOutput, "JobPage")
 
+
+@extend_schema(parameters=[JOB_ID])
 class JobItemView(APIView):
+    @extend_schema(
+        summary="One job, from the queue or the history",
+        responses={200: JobOutput, **errors(404, 503)},
+    )
     def get(self, request: Request, job_id: str) -> Response:
         record = selectors.job_get(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(record).data)
 
 
+@extend_schema(parameters=[JOB_ID])
 class JobRetryView(APIView):
+    @extend_schema(
+        summary="A dead job back to pending: same id, same scheduled_at, fresh attempts",
+        request=None,
+        responses={202: JobOutput, **errors(404, 409)},
+    )
     def post(self, request: Request, job_id: str) -> Response:
         job = services.job_retry(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(parameters=[JOB_ID])
 class JobCancelView(APIView):
+    @extend_schema(
+        summary="Cancel a pending (or held) job",
+        request=None,
+        responses={202: JobOutput, **errors(404, 409)},
+    )
     def post(self, request: Request, job_id: str) -> Response:
         job = services.job_cancel(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(parameters=[TASK_ID])
+class TaskRunNowView(APIView):
+    @extend_schema(
+        summary="Run the task once now, outside its schedule (also when paused)",
+        request=None,
+        parameters=[LOCATION, RETRY_AFTER],
+        responses={202: JobOutput, **errors(404, 409, 429)},
+    )
+    def post(self, request: Request, task_id: str) -> Response:
+        job = task_run_now(tenant=request.user, task_id=parse_id(task_id, "task"))
+        response = Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+        response["Location"] = request.build_absolute_uri(f"/v1/jobs/{job.id}")
+        return response
+
+
+@extend_schema(parameters=[TASK_ID])
 class TaskRunsView(APIView):
+    @extend_schema(
+        summary="The task's runs, queue and history merged, newest first",
+        parameters=PAGE,
+        responses={200: JOB_PAGE, **errors(400, 404, 503)},
+    )
     def get(self, request: Request, task_id: str) -> Response:
         limit = page_limit(request)
         records, next_cursor = selectors.task_runs(
@@ -66,6 +109,11 @@ def _run_cursor(position: dict | None) -> RunCursor | None:
 
 
 class DeadLetterView(APIView):
+    @extend_schema(
+        summary="The tenant's dead jobs, newest first",
+        parameters=PAGE,
+        responses={200: JOB_PAGE, **errors(400)},
+    )
     def get(self, request: Request) -> Response:
         limit = page_limit(request)
         position = decode_cursor(request) or {}

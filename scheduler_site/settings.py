@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by whitenoise (no CDN)
     "tasks",
     "jobs",
     "history",
@@ -104,6 +106,27 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "at and cron as a service",
+    "DESCRIPTION": (
+        "Calls your HTTP endpoints once at an instant or on a cron expression. Every route "
+        "but the schema and the docs needs `Authorization: Bearer <token>`; every error is "
+        '`{"error": {"code", "message", "fields"?}}`.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TaskStatusEnum": "tasks.models.TaskStatus",
+        "JobStatusEnum": "jobs.models.JobStatus",
+    },
 }
 
 # No token lives longer than this (issue_token refuses more; the API refuses such tokens).
@@ -149,11 +172,16 @@ TASK_HEADERS_MAX_BYTES = 8 * 1024  # names and values of a task's headers, in al
 REQUEST_BODY_MAX_BYTES = 1024 * 1024
 JSON_MAX_DEPTH = 32
 
+# LOG_FORMAT=json: one JSON object per line (scheduler_site/logging_format.py).
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "scheduler_site.logging_format.JsonFormatter"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {
         "handlers": ["stderr"],
         "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),

@@ -1,6 +1,9 @@
 from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from scheduler_site.readiness import readiness
 
 
 def health(request):
@@ -10,6 +13,9 @@ def health(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health),
+    path("readyz", readiness),
+    path("v1/schema", SpectacularAPIView.as_view(), name="schema"),
+    path("v1/docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("v1/", include("tasks.urls")),
     path("v1/", include("jobs.urls")),
 ]
