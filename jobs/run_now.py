@@ -44,7 +44,7 @@ def task_run_now(*, tenant: Tenant, task_id: uuid.UUID) -> Job:
         task = Task.objects.select_for_update().get(id=task_id)
         if task.status == TaskStatus.DELETED:
             raise Conflict("the task was deleted; it cannot run", code="task_deleted")
-        return _insert_run(task, run_instant(timezone.now(), task))
+        return insert_run(task, run_instant(timezone.now(), task))
 
 
 def _visible_task(tenant: Tenant, task_id: uuid.UUID) -> None:
@@ -52,7 +52,7 @@ def _visible_task(tenant: Tenant, task_id: uuid.UUID) -> None:
         raise NotFound("task not found")
 
 
-def _insert_run(task: Task, at: datetime) -> Job:
+def insert_run(task: Task, at: datetime) -> Job:
     """Insert the job, a millisecond later each time its (task, scheduled_at) is taken
     (another run now in the same millisecond, or a run already made at that instant)."""
     for _ in range(KEY_TRIES):

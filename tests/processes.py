@@ -88,7 +88,7 @@ class ApiServer(ManagedProcess):
         assert self.popen.poll() is None, self.log()
         try:
             requests.get(self.url("/healthz"), timeout=1)
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # a worker still booting
             return False
         return True
 
