@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from django.db import close_old_connections, connection
 
 from execution import metrics
-from execution.delivery import CallOutcome, Delivery
+from execution.delivery import CallOutcome, Delivery, job_log_fields
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff
 from jobs import queue
 from jobs.models import JobStatus
@@ -336,7 +336,9 @@ class ExecutorProcess:
             self._give_back(job)
             return
         except Exception:
-            logger.exception("call of job %s failed inside the executor", job.id)
+            logger.exception(
+                "call of job %s failed inside the executor", job.id, extra=job_log_fields(job)
+            )
             outcome = CallOutcome(False, None, FAILED_TO_CALL, None, 0)
         self._add_result(job, outcome)
 

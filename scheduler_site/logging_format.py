@@ -15,7 +15,7 @@ import sys
 from datetime import UTC, datetime
 
 # What a log call about a job may pass with `extra=` (see execution/delivery.py).
-JOB_FIELDS = ("tenant", "task", "job", "attempt", "status", "http_status", "duration_ms")
+JOB_FIELDS = ("tenant", "task", "job", "attempt", "http_status", "duration_ms")
 
 
 def process_label(argv: list[str]) -> str:
