@@ -1,5 +1,6 @@
 """Settings: every value comes from the environment, with defaults for the embedded mode."""
 
+import logging
 from datetime import timedelta
 from pathlib import Path
 
@@ -188,6 +189,8 @@ LOGGING = {
     },
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+if LOG_FORMAT == "json":
+    logging.captureWarnings(True)  # Python warnings as JSON lines too, not raw stderr text
 
 # Scheduler: a run more than this late counts as missed for the `skip` misfire policy.
 SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)

@@ -5,10 +5,11 @@ import json
 import re
 
 import pytest
+import requests
 
 from jobs.models import Job
 from tests.executor.conftest import wait_for_status
-from tests.processes import ManagedProcess
+from tests.processes import ApiServer, ManagedProcess
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the process reads what the test wrote
 
@@ -59,3 +60,14 @@ def test_without_log_format_the_lines_are_plain_text(tmp_path, make_job):
     about_job = [line for line in lines if str(job.id) in line]
     assert about_job and about_job[0].startswith(tuple("0123456789"))
     assert not about_job[0].startswith("{")
+
+
+def test_the_api_under_gunicorn_writes_only_json_lines(tmp_path):
+    server = ApiServer(tmp_path / "api.log", workers=1, env={"LOG_FORMAT": "json"})
+    try:
+        requests.get(server.url("/v1/tasks"), timeout=10)  # a 401: Django logs a warning
+    finally:
+        server.stop()
+    records = [json.loads(line) for line in server.log().splitlines()]
+    assert {record["logger"] for record in records} >= {"gunicorn.access", "gunicorn.error"}
+    assert all(record["process"] == "gunicorn" for record in records)
