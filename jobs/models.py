@@ -86,3 +86,23 @@ class DeadLetter(Job):
         proxy = True
         verbose_name = "dead letter"
         verbose_name_plural = "dead letter queue"
+
+
+class RunNowKey(models.Model):
+    """An Idempotency-Key sent with a run now, and the job it made: a repeat of the request
+    answers with that job instead of making another run. Written only by run now, never by
+    the queue's processes."""
+
+    tenant_id = models.UUIDField()
+    idempotency_key = models.CharField(max_length=255)
+    task_id = models.UUIDField()
+    job_id = models.UUIDField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "run_now_keys"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant_id", "idempotency_key"], name="run_now_keys_tenant_key_uniq"
+            ),
+        ]

@@ -3,7 +3,8 @@
 The run is an ordinary job (same retries, DLQ, history and metrics) with its own id, which
 is its Idempotency-Key at the endpoint. It is allowed for paused tasks and is not held by
 a pause (jobs/holds.py), as hosted schedulers do with a forced run; a completed one-off task
-may run again; a deleted task cannot (409).
+may run again; a deleted task cannot (409). With an Idempotency-Key, a repeat of the request
+answers with the job the first one made (a retry after a lost answer makes no second run).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from jobs.models import Job
-from scheduler_site.errors import Conflict, NotFound
+from history.records import HistoryRecord
+from jobs.models import Job, RunNowKey
+from jobs.selectors import job_get
+from scheduler_site.errors import Conflict, NotFound, Unprocessable
 from tasks.models import Task, TaskStatus, Tenant
 from tasks.rate_limit import take_creation_token
 
@@ -34,17 +37,59 @@ def run_instant(now: datetime, task: Task) -> datetime:
     return at
 
 
-def task_run_now(*, tenant: Tenant, task_id: uuid.UUID) -> Job:
-    """Create one pending job of the task due now; 404 unknown, 409 deleted, 429 rate."""
+def task_run_now(
+    *, tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None = None
+) -> tuple[Job | HistoryRecord, bool]:
+    """Create one pending job of the task due now; 404 unknown, 409 deleted, 429 rate.
+
+    Returns the job and whether this call made it (False: a replay of the key's run).
+    """
     _visible_task(tenant, task_id)
+    if idempotency_key and (earlier := _replay(tenant, task_id, idempotency_key)):
+        return earlier, False
     take_creation_token(tenant)  # a run by hand costs what a creation costs
-    with transaction.atomic():
-        # Locked like a delete locks it: a run asked for during a delete either comes
-        # before it (and is cancelled with the others) or sees the task deleted.
-        task = Task.objects.select_for_update().get(id=task_id)
-        if task.status == TaskStatus.DELETED:
-            raise Conflict("the task was deleted; it cannot run", code="task_deleted")
-        return insert_run(task, run_instant(timezone.now(), task))
+    try:
+        return _create(tenant, task_id, idempotency_key), True
+    except IntegrityError:
+        # Lost the race on UNIQUE (tenant_id, idempotency_key): answer with the winner's run.
+        earlier = _replay(tenant, task_id, idempotency_key) if idempotency_key else None
+        if earlier is None:
+            raise
+        return earlier, False
+
+
+@transaction.atomic
+def _create(tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None) -> Job:
+    # Locked like a delete locks it: a run asked for during a delete either comes before it
+    # (and is cancelled with the others) or sees the task deleted.
+    task = Task.objects.select_for_update().get(id=task_id)
+    if task.status == TaskStatus.DELETED:
+        raise Conflict("the task was deleted; it cannot run", code="task_deleted")
+    job = insert_run(task, run_instant(timezone.now(), task))
+    if idempotency_key:
+        RunNowKey.objects.create(
+            tenant_id=tenant.id, idempotency_key=idempotency_key, task_id=task.id, job_id=job.id
+        )
+    return job
+
+
+def _replay(tenant: Tenant, task_id: uuid.UUID, key: str) -> Job | HistoryRecord | None:
+    """The run an earlier request with this key made, if any (from the queue or history)."""
+    earlier = RunNowKey.objects.filter(tenant_id=tenant.id, idempotency_key=key).first()
+    if earlier is None:
+        return None
+    if earlier.task_id != task_id:
+        raise Unprocessable(
+            "this Idempotency-Key was already used to run another task",
+            code="idempotency_key_reused",
+        )
+    try:
+        return job_get(tenant=tenant, job_id=earlier.job_id)
+    except NotFound as exc:
+        raise Unprocessable(
+            "this Idempotency-Key was used for a run that is no longer kept",
+            code="idempotency_key_reused",
+        ) from exc
 
 
 def _visible_task(tenant: Tenant, task_id: uuid.UUID) -> None:

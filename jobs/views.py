@@ -14,8 +14,19 @@ from jobs import selectors, services
 from jobs.run_now import task_run_now
 from jobs.serializers import JobOutput
 from scheduler_site.ids_in_urls import parse_id
-from scheduler_site.openapi import JOB_ID, LOCATION, PAGE, RETRY_AFTER, TASK_ID, errors, page_of
+from scheduler_site.openapi import (
+    IDEMPOTENCY_KEY,
+    IDEMPOTENT_REPLAYED,
+    JOB_ID,
+    LOCATION,
+    PAGE,
+    RETRY_AFTER,
+    TASK_ID,
+    errors,
+    page_of,
+)
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
+from tasks.views import checked_idempotency_key
 
 JOB_PAGE = page_of(JobOutput, "JobPage")
 
@@ -60,13 +71,19 @@ class TaskRunNowView(APIView):
     @extend_schema(
         summary="Run the task once now, outside its schedule (also when paused)",
         request=None,
-        parameters=[LOCATION, RETRY_AFTER],
-        responses={202: JobOutput, **errors(404, 409, 429)},
+        parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={202: JobOutput, **errors(404, 409, 422, 429)},
     )
     def post(self, request: Request, task_id: str) -> Response:
-        job = task_run_now(tenant=request.user, task_id=parse_id(task_id, "task"))
+        job, created = task_run_now(
+            tenant=request.user,
+            task_id=parse_id(task_id, "task"),
+            idempotency_key=checked_idempotency_key(request.headers.get("Idempotency-Key")),
+        )
         response = Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = request.build_absolute_uri(f"/v1/jobs/{job.id}")
+        if not created:
+            response["Idempotent-Replayed"] = "true"
         return response
 
 

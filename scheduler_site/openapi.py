@@ -50,7 +50,7 @@ WHY = {
     412: "`If-Match` does not match the current version (`precondition_failed`)",
     413: "the request body is larger than 1 MiB (`too_large`)",
     415: "the body is not `application/json`",
-    422: "this `Idempotency-Key` was used with another body (`idempotency_key_reused`)",
+    422: "this `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
     428: "`If-Match` is missing (`precondition_required`)",
     429: "too many task creations (`rate_limited`); see `Retry-After`",
     503: "a store did not answer (`unavailable`); try again",
@@ -87,7 +87,7 @@ IDEMPOTENT_REPLAYED = OpenApiParameter(
     "Idempotent-Replayed",
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
-    response=[201],
+    response=[201, 202],
     enum=["true"],
     description="present when the answer is a replay of an earlier request with this key",
 )

@@ -47,6 +47,29 @@ def test_each_run_now_is_a_job_of_its_own(api, make_task):
     assert first["scheduled_at"] != second["scheduled_at"]
 
 
+def test_a_repeat_with_the_same_idempotency_key_replays_the_first_run(api, make_task):
+    task = make_task()
+    first = run_now(api, task["id"], HTTP_IDEMPOTENCY_KEY="run-1")
+    again = run_now(api, task["id"], HTTP_IDEMPOTENCY_KEY="run-1")
+    assert again.status_code == 202 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == first.json()
+    assert Job.objects.filter(task_id=task["id"]).count() == 1
+
+
+def test_idempotency_keys_of_run_now_compare_exactly(api, make_task):
+    task = make_task()
+    first = run_now(api, task["id"], HTTP_IDEMPOTENCY_KEY="run-1").json()
+    other = run_now(api, task["id"], HTTP_IDEMPOTENCY_KEY="RUN-1").json()
+    assert other["id"] != first["id"]
+
+
+def test_an_idempotency_key_used_to_run_another_task_is_422(api, make_task):
+    run_now(api, make_task()["id"], HTTP_IDEMPOTENCY_KEY="run-1")
+    response = run_now(api, make_task()["id"], HTTP_IDEMPOTENCY_KEY="run-1")
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "idempotency_key_reused"
+
+
 def test_run_now_of_another_tenants_task_is_404(other_api, make_task):
     response = run_now(other_api, make_task()["id"])
     assert response.status_code == 404
