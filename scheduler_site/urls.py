@@ -21,6 +21,12 @@ urlpatterns = [
 ]
 
 
+def json_bad_request(request, exception=None):
+    # Django answers an unknown Host or another suspicious request here, before any view:
+    # in the API's error shape too, never an HTML page.
+    return JsonResponse({"error": {"code": "bad_request", "message": "bad request"}}, status=400)
+
+
 def json_not_found(request, exception=None):
     return JsonResponse({"error": {"code": "not_found", "message": "not found"}}, status=404)
 
@@ -29,5 +35,6 @@ def json_server_error(request):
     return JsonResponse({"error": {"code": "internal", "message": "internal error"}}, status=500)
 
 
+handler400 = json_bad_request
 handler404 = json_not_found
 handler500 = json_server_error
