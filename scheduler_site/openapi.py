@@ -1,7 +1,7 @@
 """Shared pieces of the OpenAPI description: the one error shape, headers, pagination.
 
-Views say which error statuses each route can answer with `errors(...)`; every route needs
-a token, so 401 is always among them.
+Views say which error statuses each route can answer with `errors(...)`; 400 and 401 are
+always among them (any request can be malformed; every route needs a token).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class ErrorBody(serializers.Serializer):
 
 
 WHY = {
-    400: "invalid request (`invalid`); `fields` names each bad field",
+    400: "invalid request (`invalid`; `fields` names each bad field), or a Host not allowed",
     401: "no token, or a bad, expired or revoked one",
     403: "a quota is used up (`quota_exceeded`); `fields.quota` names it",
     404: "unknown, or another tenant's",
@@ -110,10 +110,11 @@ PAGE = [
 
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """The error responses of a route: always 401, plus the given statuses."""
+    """The error responses of a route: always 400 (any request can be malformed, if only in
+    its Host) and 401, plus the given statuses."""
     return {
         status: OpenApiResponse(ErrorBody, description=WHY[status])
-        for status in sorted({401, *statuses})
+        for status in sorted({400, 401, *statuses})
     }
 
 

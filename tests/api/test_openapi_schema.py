@@ -63,7 +63,7 @@ def test_every_operation_describes_its_errors_with_the_one_error_shape(schema):
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             errors = {code: r for code, r in operation["responses"].items() if code >= "400"}
-            assert "401" in errors, (method, path)
+            assert {"400", "401"} <= set(errors), (method, path)
             for response in errors.values():
                 body = response["content"]["application/json"]["schema"]
                 assert body == {"$ref": "#/components/schemas/ErrorBody"}, (method, path)
