@@ -44,9 +44,24 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
     fieldsets = [
         (
             None,
-            {"fields": [("tenant", "task"), ("status", "priority"), ("attempt", "max_attempts")]},
+            {
+                "fields": [
+                    ("tenant", "task"),
+                    ("status", "priority"),
+                    ("attempt", "max_attempts"),
+                    "run_now",
+                ]
+            },
         ),
-        ("When", {"fields": [("scheduled_at", "next_attempt_at"), ("created_at", "updated_at")]}),
+        (
+            "When",
+            {
+                "fields": [
+                    ("scheduled_at", "next_attempt_at"),
+                    ("created_at", "updated_at"),
+                ]
+            },
+        ),
         (
             "Last attempt",
             {"fields": [("started_at", "finished_at"), ("http_status", "duration_ms"), "error"]},
@@ -55,8 +70,9 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
             "Claim and retries",
             {
                 "fields": [
-                    ("worker_id", "lease_expires_at"),
-                    ("timeout_seconds", "backoff_base_seconds"),
+                    ("worker_id", "claimed_at"),
+                    ("lease_expires_at", "timeout_seconds"),
+                    "backoff_base_seconds",
                 ]
             },
         ),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from execution import metrics
-from execution.delivery import CallOutcome, Delivery
+from execution.delivery import CallOutcome, Delivery, job_log_fields
 from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from jobs import queue
@@ -121,7 +121,9 @@ class CallPool:
             self.outbox.give_back(job)
             return
         except Exception:
-            logger.exception("call of job %s failed inside the executor", job.id)
+            logger.exception(
+                "call of job %s failed inside the executor", job.id, extra=job_log_fields(job)
+            )
             outcome = _no_call(FAILED_TO_CALL)
         self._result(job, outcome)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +21,8 @@ from execution.egress import guarded_socket_factory, is_refusal
 from execution.signing import signature_headers
 from jobs.queue import ClaimedJob
 from tasks.address_policy import EgressPolicy
+
+logger = logging.getLogger("execution.delivery")
 
 USER_AGENT = "at-cron-scheduler/1.0"
 RESPONSE_BODY_LIMIT = 4096
@@ -132,6 +135,11 @@ class Delivery:
             await self.session.close()
 
     async def call(self, job: ClaimedJob, *, authorization: str | None = None) -> CallOutcome:
+        outcome = await self._call(job, authorization)
+        log_attempt(job, outcome)
+        return outcome
+
+    async def _call(self, job: ClaimedJob, authorization: str | None) -> CallOutcome:
         started, sent_at = time.monotonic(), datetime.now(UTC)
         headers = request_headers(job, authorization=authorization, sent_at=sent_at)
         try:
@@ -164,6 +172,22 @@ class Delivery:
             if response.status in (429, 503):
                 retry_after = parse_retry_after(response.headers.get("Retry-After"))
             return response.status, body, retry_after
+
+
+def job_log_fields(job: ClaimedJob) -> dict:
+    """The `extra=` of a log call about one attempt of a job (LOG_FORMAT=json shows them)."""
+    return {"tenant": job.tenant_id, "task": job.task_id, "job": job.id, "attempt": job.attempt}
+
+
+def log_attempt(job: ClaimedJob, outcome: CallOutcome) -> None:
+    """A failed attempt at INFO; a success only at DEBUG (one line per call is a lot)."""
+    level = logging.DEBUG if outcome.succeeded else logging.INFO
+    if not logger.isEnabledFor(level):
+        return
+    fields = job_log_fields(job)
+    fields.update(http_status=outcome.http_status, duration_ms=outcome.duration_ms)
+    what = "succeeded" if outcome.succeeded else f"failed: {outcome.error}"
+    logger.log(level, "job %s attempt %d %s", job.id, job.attempt, what, extra=fields)
 
 
 async def _read_start(response: aiohttp.ClientResponse) -> str:

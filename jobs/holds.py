@@ -16,7 +16,8 @@ from jobs.models import Job, JobStatus
 
 
 def jobs_hold_for_task(*, task_id: uuid.UUID) -> int:
-    return Job.objects.filter(task_id=task_id, status=JobStatus.PENDING).update(
+    """A run asked for by hand (run now) is not held: the tenant asked for that call."""
+    return Job.objects.filter(task_id=task_id, status=JobStatus.PENDING, run_now=False).update(
         status=JobStatus.HELD, updated_at=timezone.now()
     )
 

@@ -56,6 +56,9 @@ class Job(models.Model):
     error = models.CharField(max_length=500, null=True, blank=True)
     response_body = models.TextField(null=True, blank=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Made by "run now" (POST /v1/tasks/{id}/run), outside the schedule: such a job goes out
+    # even while its task is paused. A database default, so the tick's raw INSERT leaves it.
+    run_now = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -112,3 +115,23 @@ class DeadLetter(Job):
         proxy = True
         verbose_name = "dead letter"
         verbose_name_plural = "dead letter queue"
+
+
+class RunNowKey(models.Model):
+    """An Idempotency-Key sent with a run now, and the job it made: a repeat of the request
+    answers with that job instead of making another run. Written only by run now, never by
+    the queue's processes."""
+
+    tenant_id = models.UUIDField()
+    idempotency_key = models.CharField(max_length=255)
+    task_id = models.UUIDField()
+    job_id = models.UUIDField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "run_now_keys"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant_id", "idempotency_key"], name="run_now_keys_tenant_key_uniq"
+            ),
+        ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from jobs.queue_engine import Row
+from jobs.queue_sql import TASK_STATUS
 
 MARK_RUNNING = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
@@ -24,14 +25,14 @@ WHERE j.status = 'pending'
 CLAIMED_DETAILS = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
-    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, t.status,
+    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
     j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN jobs AS j ON j.id = c.id
 JOIN tasks AS t ON t.id = j.task_id
 JOIN tenants AS n ON n.id = j.tenant_id
 WHERE j.status = 'running' AND j.worker_id = %s
-"""
+""".replace("{TASK_STATUS}", TASK_STATUS)
 
 RESULT_COLUMNS = """
     id CHAR(36) PATH '$[0]',

@@ -33,3 +33,7 @@ SELECT n.id, n.concurrency_limit,
     (SELECT COUNT(*) FROM jobs AS j WHERE j.tenant_id = n.id AND j.status = 'running')
 FROM tenants AS n WHERE n.id IN ({placeholders})
 """
+
+# The task's status as the executor should read it: a run-now job goes out even while its
+# task is paused (so to the executor its task counts as active); a deleted task stops it.
+TASK_STATUS = "CASE WHEN j.run_now AND t.status = 'paused' THEN 'active' ELSE t.status END"

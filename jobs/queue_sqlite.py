@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from jobs.queue_engine import Row
+from jobs.queue_sql import TASK_STATUS
 from scheduler_site.sqltools import datetime_param
 
 MARK_RUNNING = """
@@ -24,13 +25,13 @@ WHERE id IN (SELECT value FROM json_each(%s)) AND status = 'pending'
 CLAIMED_DETAILS = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
-    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, t.status,
+    t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
     j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
 FROM jobs AS j
 JOIN tasks AS t ON t.id = j.task_id
 JOIN tenants AS n ON n.id = j.tenant_id
 WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.worker_id = %s
-"""
+""".replace("{TASK_STATUS}", TASK_STATUS)
 
 RECORD_ATTEMPTS = """
 INSERT OR IGNORE INTO job_attempts

@@ -1,5 +1,7 @@
 from rest_framework import serializers
 
+from jobs.models import JobStatus
+
 
 class JobOutput(serializers.Serializer):
     """A job from either store (a Job row or a HistoryRecord)."""
@@ -7,7 +9,7 @@ class JobOutput(serializers.Serializer):
     id = serializers.UUIDField()
     task_id = serializers.UUIDField()
     scheduled_at = serializers.DateTimeField()
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=JobStatus.choices)
     attempt = serializers.IntegerField()
     max_attempts = serializers.IntegerField()
     priority = serializers.IntegerField()

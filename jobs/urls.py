@@ -7,6 +7,7 @@ urlpatterns = [
     path("jobs/<str:job_id>/attempts", views.JobAttemptsView.as_view(), name="job-attempts"),
     path("jobs/<str:job_id>/retry", views.JobRetryView.as_view(), name="job-retry"),
     path("jobs/<str:job_id>/cancel", views.JobCancelView.as_view(), name="job-cancel"),
+    path("tasks/<str:task_id>/run", views.TaskRunNowView.as_view(), name="task-run-now"),
     path("tasks/<str:task_id>/jobs", views.TaskRunsView.as_view(), name="task-runs"),
     path("dlq", views.DeadLetterView.as_view(), name="dlq"),
 ]

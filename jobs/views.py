@@ -3,6 +3,7 @@
 import uuid
 from datetime import UTC, datetime
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -10,36 +11,101 @@ from rest_framework.views import APIView
 
 from history.records import RunCursor
 from jobs import selectors, services
+from jobs.run_now import task_run_now
 from jobs.serializers import AttemptOutput, JobOutput
 from scheduler_site.ids_in_urls import parse_id
+from scheduler_site.openapi import (
+    IDEMPOTENCY_KEY,
+    IDEMPOTENT_REPLAYED,
+    JOB_ID,
+    LOCATION,
+    PAGE,
+    RETRY_AFTER,
+    TASK_ID,
+    errors,
+    page_of,
+)
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
+from tasks.views import checked_idempotency_key
+
+JOB_PAGE = page_of(JobOutput, "JobPage")
+ATTEMPT_PAGE = page_of(AttemptOutput, "AttemptPage")
 
 
+@extend_schema(parameters=[JOB_ID])
 class JobItemView(APIView):
+    @extend_schema(
+        summary="One job, from the queue or the history",
+        responses={200: JobOutput, **errors(404, 503)},
+    )
     def get(self, request: Request, job_id: str) -> Response:
         record = selectors.job_get(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(record).data)
 
 
+@extend_schema(parameters=[JOB_ID])
 class JobAttemptsView(APIView):
+    @extend_schema(
+        summary="Every call of one job, first first (the queue's log, or kept in its history)",
+        responses={200: ATTEMPT_PAGE, **errors(404, 503)},
+    )
     def get(self, request: Request, job_id: str) -> Response:
         attempts = selectors.job_attempts(tenant=request.user, job_id=parse_id(job_id, "job"))
         return page_response(request, AttemptOutput(attempts, many=True).data, None)
 
 
+@extend_schema(parameters=[JOB_ID])
 class JobRetryView(APIView):
+    @extend_schema(
+        summary="A dead job back to pending: same id, same scheduled_at, fresh attempts",
+        request=None,
+        responses={202: JobOutput, **errors(404, 409)},
+    )
     def post(self, request: Request, job_id: str) -> Response:
         job = services.job_retry(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(parameters=[JOB_ID])
 class JobCancelView(APIView):
+    @extend_schema(
+        summary="Cancel a pending (or held) job",
+        request=None,
+        responses={202: JobOutput, **errors(404, 409)},
+    )
     def post(self, request: Request, job_id: str) -> Response:
         job = services.job_cancel(tenant=request.user, job_id=parse_id(job_id, "job"))
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(parameters=[TASK_ID])
+class TaskRunNowView(APIView):
+    @extend_schema(
+        summary="Run the task once now, outside its schedule (also when paused)",
+        request=None,
+        parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={202: JobOutput, **errors(404, 409, 422, 429)},
+    )
+    def post(self, request: Request, task_id: str) -> Response:
+        job, created = task_run_now(
+            tenant=request.user,
+            task_id=parse_id(task_id, "task"),
+            idempotency_key=checked_idempotency_key(request.headers.get("Idempotency-Key")),
+        )
+        response = Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+        response["Location"] = request.build_absolute_uri(f"/v1/jobs/{job.id}")
+        if not created:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+@extend_schema(parameters=[TASK_ID])
 class TaskRunsView(APIView):
+    @extend_schema(
+        summary="The task's runs, queue and history merged, newest first",
+        parameters=PAGE,
+        responses={200: JOB_PAGE, **errors(400, 404, 503)},
+    )
     def get(self, request: Request, task_id: str) -> Response:
         limit = page_limit(request)
         records, next_cursor = selectors.task_runs(
@@ -72,6 +138,11 @@ def _run_cursor(position: dict | None) -> RunCursor | None:
 
 
 class DeadLetterView(APIView):
+    @extend_schema(
+        summary="The tenant's dead jobs, newest first",
+        parameters=PAGE,
+        responses={200: JOB_PAGE, **errors(400)},
+    )
     def get(self, request: Request) -> Response:
         limit = page_limit(request)
         position = decode_cursor(request) or {}

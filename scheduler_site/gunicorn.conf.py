@@ -9,3 +9,20 @@ worker_class = "gthread"
 timeout = 30
 graceful_timeout = 20
 accesslog = "-"
+
+# LOG_FORMAT=json: gunicorn's own lines (start, stop, the access log) as JSON objects too,
+# with the formatter of the Django processes (scheduler_site/logging_format.py).
+if os.environ.get("LOG_FORMAT") == "json":
+    _json_handler = {"class": "logging.StreamHandler", "formatter": "json"}
+    logconfig_dict = {
+        "formatters": {"json": {"()": "scheduler_site.logging_format.JsonFormatter"}},
+        "handlers": {
+            "stderr": {**_json_handler, "stream": "ext://sys.stderr"},
+            "stdout": {**_json_handler, "stream": "ext://sys.stdout"},
+        },
+        "root": {"level": "INFO", "handlers": ["stderr"]},
+        "loggers": {
+            "gunicorn.error": {"level": "INFO", "handlers": ["stderr"], "propagate": False},
+            "gunicorn.access": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+        },
+    }

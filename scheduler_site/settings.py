@@ -1,5 +1,6 @@
 """Settings: every value comes from the environment, with defaults for the embedded mode."""
 
+import logging
 from datetime import timedelta
 from pathlib import Path
 
@@ -31,7 +32,7 @@ HTTPS = env_bool("HTTPS", False)
 if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 86400)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -45,6 +46,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by whitenoise (no CDN)
     "tasks",
     "jobs",
     "history",
@@ -107,6 +110,29 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "at and cron as a service",
+    "DESCRIPTION": (
+        "Calls your HTTP endpoints once at an instant or on a cron expression. Every route "
+        "but the schema and the docs needs `Authorization: Bearer <token>`; every error is "
+        '`{"error": {"code", "message", "fields"?}}`.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and the docs read no token: a stale one in Swagger UI must not lock it out.
+    "SERVE_AUTHENTICATION": [],
+    "SCHEMA_PATH_PREFIX": "/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TaskStatusEnum": "tasks.models.TaskStatus",
+        "JobStatusEnum": "jobs.models.JobStatus",
+    },
 }
 
 # No token lives longer than this (issue_token refuses more; the API refuses such tokens).
@@ -152,17 +178,24 @@ TASK_HEADERS_MAX_BYTES = 8 * 1024  # names and values of a task's headers, in al
 REQUEST_BODY_MAX_BYTES = 1024 * 1024
 JSON_MAX_DEPTH = 32
 
+# LOG_FORMAT=json: one JSON object per line (scheduler_site/logging_format.py).
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "scheduler_site.logging_format.JsonFormatter"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {
         "handlers": ["stderr"],
         "level": env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR")),
     },
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+if LOG_FORMAT == "json":
+    logging.captureWarnings(True)  # Python warnings as JSON lines too, not raw stderr text
 
 # Scheduler: a run more than this late counts as missed for the `skip` misfire policy.
 SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)

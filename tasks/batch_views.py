@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scheduler_site.errors import ApplicationError, ValidationFailed
+from scheduler_site.openapi import RETRY_AFTER, ErrorDetail, errors
 from tasks.batch_create import MAX_BATCH, BatchItem, ItemResult, tasks_create_batch
 from tasks.serializers import StrictSerializer, TaskInput, TaskOutput
 from tasks.views import checked_idempotency_key, request_hash
@@ -15,6 +17,28 @@ from tasks.views import checked_idempotency_key, request_hash
 
 class TaskBatchInput(StrictSerializer):
     tasks = serializers.ListField(child=serializers.JSONField(), min_length=1, max_length=MAX_BATCH)
+
+
+class BatchTaskInput(TaskInput):
+    """Only for the schema: a batch item is a task plus its own optional key (read_item)."""
+
+    idempotency_key = serializers.CharField(max_length=255, required=False)
+
+
+class BatchSchemaInput(StrictSerializer):
+    tasks = BatchTaskInput(many=True, min_length=1, max_length=MAX_BATCH)
+
+
+class BatchItemOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    status = serializers.IntegerField(help_text="201, or the status a single create gives")
+    task = TaskOutput(required=False)
+    replayed = serializers.BooleanField(required=False)
+    error = ErrorDetail(required=False)
+
+
+class BatchOutput(serializers.Serializer):
+    results = BatchItemOutput(many=True)
 
 
 def read_item(raw: object, reader: TaskInput) -> BatchItem:
@@ -47,6 +71,12 @@ def result_bodies(results: list[ItemResult]) -> list[dict]:
 
 
 class TaskBatchView(APIView):
+    @extend_schema(
+        summary=f"Create up to {MAX_BATCH} tasks, one result per item in order",
+        request=BatchSchemaInput,
+        parameters=[RETRY_AFTER],
+        responses={200: BatchOutput, **errors(400, 413, 415, 429)},
+    )
     def post(self, request: Request) -> Response:
         payload = TaskBatchInput(data=request.data)
         if not payload.is_valid():

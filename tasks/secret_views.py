@@ -1,11 +1,13 @@
 """The secrets API: PUT and DELETE by name, GET lists names only."""
 
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from scheduler_site.openapi import PAGE, SECRET_NAME, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
 from tasks import secrets
 from tasks.serializers import StrictSerializer
@@ -21,7 +23,17 @@ class SecretOutput(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
 
+class SigningSecretOutput(serializers.Serializer):
+    signing_secret = serializers.CharField(help_text="whsec_...")
+    previous_secret_signs_until = serializers.DateTimeField(allow_null=True)
+
+
 class SecretCollectionView(APIView):
+    @extend_schema(
+        summary="The tenant's secret names (never values), by name",
+        parameters=PAGE,
+        responses={200: page_of(SecretOutput, "SecretPage"), **errors(400)},
+    )
     def get(self, request: Request) -> Response:
         limit = page_limit(request)
         after = (decode_cursor(request) or {}).get("after")
@@ -30,7 +42,13 @@ class SecretCollectionView(APIView):
         return page_response(request, SecretOutput(found[:limit], many=True).data, next_position)
 
 
+@extend_schema(parameters=[SECRET_NAME])
 class SecretItemView(APIView):
+    @extend_schema(
+        summary="Store a secret (encrypted at rest), or replace it",
+        request=SecretInput,
+        responses={201: SecretOutput, 200: SecretOutput, **errors(400, 403, 413, 415)},
+    )
     def put(self, request: Request, name: str) -> Response:
         payload = SecretInput(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -40,6 +58,7 @@ class SecretItemView(APIView):
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(SecretOutput(secret).data, status=code)
 
+    @extend_schema(summary="Delete a secret", responses={204: None, **errors(404)})
     def delete(self, request: Request, name: str) -> Response:
         secrets.secret_delete(tenant=request.user, name=name)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -48,6 +67,10 @@ class SecretItemView(APIView):
 class SigningSecretView(APIView):
     """The tenant's Standard Webhooks signing secret, to verify the calls it receives."""
 
+    @extend_schema(
+        summary="The Standard Webhooks signing secret of the calls",
+        responses={200: SigningSecretOutput, **errors()},
+    )
     def get(self, request: Request) -> Response:
         tenant = request.user
         until = tenant.previous_signing_secret_until

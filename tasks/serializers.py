@@ -3,6 +3,13 @@
 from rest_framework import serializers
 
 from tasks.models import HttpMethod, MisfirePolicy, Task
+from tasks.rules import LIMITS
+
+
+def bounded_integer(field: str) -> serializers.IntegerField:
+    """An integer within the field's limits (tasks.rules), so the schema states them too."""
+    low, high = LIMITS[field]
+    return serializers.IntegerField(required=False, min_value=low, max_value=high)
 
 
 class StrictSerializer(serializers.Serializer):
@@ -46,10 +53,10 @@ class TaskInput(StrictSerializer):
     )
     body = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
     secret_ref = serializers.CharField(max_length=100, required=False, allow_null=True)
-    priority = serializers.IntegerField(required=False)
-    timeout_seconds = serializers.IntegerField(required=False)
-    max_attempts = serializers.IntegerField(required=False)
-    backoff_base_seconds = serializers.IntegerField(required=False)
+    priority = bounded_integer("priority")
+    timeout_seconds = bounded_integer("timeout_seconds")
+    max_attempts = bounded_integer("max_attempts")
+    backoff_base_seconds = bounded_integer("backoff_base_seconds")
     misfire_policy = serializers.ChoiceField(choices=MisfirePolicy.choices, required=False)
 
 

@@ -4,6 +4,7 @@ import hashlib
 import json
 import uuid
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -11,6 +12,18 @@ from rest_framework.views import APIView
 
 from scheduler_site.errors import ValidationFailed
 from scheduler_site.ids_in_urls import parse_id
+from scheduler_site.openapi import (
+    ETAG,
+    IDEMPOTENCY_KEY,
+    IDEMPOTENT_REPLAYED,
+    IF_MATCH,
+    LOCATION,
+    PAGE,
+    RETRY_AFTER,
+    TASK_ID,
+    errors,
+    page_of,
+)
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 from scheduler_site.preconditions import expected_version, with_etag
 from tasks import services
@@ -18,6 +31,8 @@ from tasks.models import TaskStatus
 from tasks.serializers import TaskInput, TaskOutput, TaskPatchInput
 
 MAX_IDEMPOTENCY_KEY = 255
+TASK_PAGE = page_of(TaskOutput, "TaskPage")
+STATUS_FILTER = OpenApiParameter("status", enum=TaskStatus.values, description="only these tasks")
 
 
 def _task_response(task, status_code: int = status.HTTP_200_OK) -> Response:
@@ -50,6 +65,12 @@ def request_hash(data: object) -> str:
 
 
 class TaskCollectionView(APIView):
+    @extend_schema(
+        summary="Create a task",
+        request=TaskInput,
+        parameters=[IDEMPOTENCY_KEY, ETAG, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={201: TaskOutput, **errors(400, 403, 413, 415, 422, 429)},
+    )
     def post(self, request: Request) -> Response:
         key = _idempotency_key(request)
         payload = TaskInput(data=request.data)
@@ -66,6 +87,12 @@ class TaskCollectionView(APIView):
             response["Idempotent-Replayed"] = "true"
         return response
 
+    @extend_schema(
+        summary="The tenant's tasks, newest first",
+        operation_id="tasks_list",
+        parameters=[*PAGE, STATUS_FILTER],
+        responses={200: TASK_PAGE, **errors(400)},
+    )
     def get(self, request: Request) -> Response:
         position = decode_cursor(request) or {}
         limit = page_limit(request)
@@ -89,11 +116,23 @@ def parse_cursor_id(raw: object) -> uuid.UUID | None:
         raise bad_cursor() from exc
 
 
+@extend_schema(parameters=[TASK_ID])
 class TaskItemView(APIView):
+    @extend_schema(
+        summary="One task, with its version in ETag",
+        parameters=[ETAG],
+        responses={200: TaskOutput, **errors(404)},
+    )
     def get(self, request: Request, task_id: str) -> Response:
         task = services.task_get(tenant=request.user, task_id=parse_id(task_id, "task"))
         return _task_response(task)
 
+    @extend_schema(
+        summary="Edit a task (a schedule change recomputes next_run_at from now)",
+        request=TaskPatchInput,
+        parameters=[IF_MATCH, ETAG],
+        responses={200: TaskOutput, **errors(400, 404, 412, 413, 415, 428)},
+    )
     def patch(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)
@@ -108,6 +147,11 @@ class TaskItemView(APIView):
         )
         return _task_response(task)
 
+    @extend_schema(
+        summary="Soft delete: the task never runs again, its waiting jobs are cancelled",
+        parameters=[IF_MATCH],
+        responses={204: None, **errors(404, 412, 428)},
+    )
     def delete(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)
@@ -117,7 +161,14 @@ class TaskItemView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema(parameters=[TASK_ID])
 class TaskPauseView(APIView):
+    @extend_schema(
+        summary="Pause: no runs, waiting jobs held, until resumed",
+        request=None,
+        parameters=[IF_MATCH, ETAG],
+        responses={200: TaskOutput, **errors(404, 409, 412, 428)},
+    )
     def post(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)
@@ -127,7 +178,14 @@ class TaskPauseView(APIView):
         return _task_response(task)
 
 
+@extend_schema(parameters=[TASK_ID])
 class TaskResumeView(APIView):
+    @extend_schema(
+        summary="Resume at the next future run; held jobs go on",
+        request=None,
+        parameters=[IF_MATCH, ETAG],
+        responses={200: TaskOutput, **errors(404, 409, 412, 428)},
+    )
     def post(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)

@@ -92,3 +92,9 @@ def test_a_runs_cursor_at_the_edge_of_time_is_400(api, make_task, moment):
     task = make_task()
     cursor = encode_cursor({"at": moment, "id": "01a22754-0f49-70d3-8cd6-bf449c22e4ef"})
     assert api.get(f"/v1/tasks/{task['id']}/jobs?cursor={cursor}").status_code == 400
+
+
+def test_a_request_for_a_host_not_allowed_gets_the_json_error_shape(api):
+    response = api.get("/v1/dlq", HTTP_HOST="}p")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"

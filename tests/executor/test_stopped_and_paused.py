@@ -38,3 +38,11 @@ def test_a_retry_written_after_the_pause_is_held_by_the_executor_uncalled(
     assert endpoint.received == []
     stored = Job.objects.get(id=job.id)
     assert stored.max_attempts == job.max_attempts + 1
+
+
+def test_a_run_now_job_of_a_paused_task_is_called(endpoint, make_job, run_executor):
+    job = make_job(endpoint.url("/ok"), run_now=True)
+    Task.objects.filter(id=job.task_id).update(status="paused")
+    run_executor()
+    wait_for_status([job], {"succeeded"})
+    assert len(endpoint.received) == 1
