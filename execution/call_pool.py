@@ -34,12 +34,14 @@ class CallPool:
         concurrency: int,
         reserved_for_critical: int,
         on_result: Callable[[int], None],
+        on_drained: Callable[[], None],
     ) -> None:
         self.delivery = delivery
         self.outbox = outbox
         self.concurrency = concurrency
         self.reserved_for_critical = reserved_for_critical
         self.on_result = on_result  # told how many results wait, after each one
+        self.on_drained = on_drained  # told when no due job waits for a slot any more
         self.in_flight: dict[asyncio.Task, ClaimedJob] = {}
         self.in_flight_normal = 0
         self.waiting: list[tuple[int, datetime, int, HeldJob]] = []
@@ -103,8 +105,12 @@ class CallPool:
         job = self.in_flight.pop(task, None)
         if job is not None and job.priority != queue.CRITICAL_PRIORITY:
             self.in_flight_normal -= 1
+        if not self.waiting:
+            return
         while self.waiting and self._slot_for(self.waiting[0][3].job):
             self._start(heapq.heappop(self.waiting)[3])
+        if not self.waiting:
+            self.on_drained()  # the claims that a backlog held back may go on
 
     # --- one call ----------------------------------------------------------------------------
 

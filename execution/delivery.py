@@ -38,7 +38,9 @@ class CallOutcome:
     response_body: str | None
     duration_ms: int
     retry_after: float | None = None
-    started_at: datetime | None = None  # when the call started (None: no call was made)
+    # When the attempt started. An attempt that failed before sending (its secret is missing)
+    # has one too: it counts, and its log says why. None: no attempt at all.
+    started_at: datetime | None = None
 
 
 def scheduled_at_header(moment: datetime) -> str:

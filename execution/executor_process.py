@@ -19,6 +19,7 @@ from execution.delivery import Delivery
 from execution.executor_outbox import Outbox
 from execution.executor_round import DatabaseRound, RoundLimits, RoundReport
 from execution.executor_timers import Timers
+from execution.held_job import HeldJob
 from execution.loop_thread import LoopThread
 from execution.metrics import DROPPED_RESULTS
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff, LoopProcess
@@ -61,6 +62,7 @@ class ExecutorProcess(LoopProcess):
             concurrency=concurrency,
             reserved_for_critical=reserved,
             on_result=self._on_result,
+            on_drained=self.wake,
         )
         self.timers = Timers(pool=self.pool, outbox=self.outbox)
         limits = RoundLimits(
@@ -92,12 +94,13 @@ class ExecutorProcess(LoopProcess):
             return 0
         return RESULT_FLUSH_SECONDS if self.outbox.waiting else self.poll_interval
 
-    async def _take(self, claimed: list, inactive_tenants: frozenset[str] | None) -> None:
+    async def _take(self, claimed: list[HeldJob], inactive_tenants: frozenset[str] | None) -> None:
         self.timers.take(claimed, inactive_tenants)
 
     def _on_result(self, waiting: int) -> None:
-        """In the loop's thread: a full batch of results wakes the round at once."""
-        if waiting >= self.round.limits.result_batch:
+        """In the loop's thread: the first result after a round, and a full batch, wake the
+        round (the ones between are written by the rounds that follow, 50 ms apart)."""
+        if waiting == 1 or waiting == self.round.limits.result_batch:
             self.wake()
 
     def _count(self, report: RoundReport) -> None:
@@ -115,15 +118,23 @@ class ExecutorProcess(LoopProcess):
         """Give back what was never fired, let calls in flight finish within the grace
         period (giving back those cut off), write everything, then close."""
         deadline = time.monotonic() + self.grace_seconds
-        self.calls.wait_for(self._wind_down(deadline))
+        self.logger.info(
+            "executor stopping: %d calls in flight get up to %.0fs; the rest go back",
+            len(self.pool.in_flight),
+            self.grace_seconds,
+        )
+        # The jobs never fired go back first, so other executors can take them at once
+        # rather than after the calls in flight have had their grace.
+        self.calls.wait_for(self._give_back_held())
+        self._flush(time.monotonic() + FINAL_FLUSH_SECONDS)
+        self.calls.wait_for(self.pool.finish(deadline - time.monotonic()))
         self._flush(max(deadline, time.monotonic() + FINAL_FLUSH_SECONDS))
         self.calls.wait_for(self.pool.delivery.close())
         self.calls.stop()
         self.logger.info("executor stopped: %s", self._line())
 
-    async def _wind_down(self, deadline: float) -> None:
+    async def _give_back_held(self) -> None:
         self.timers.give_back_all()
-        await self.pool.finish(deadline - time.monotonic())
 
     def _flush(self, deadline: float) -> None:
         backoff = Backoff(base=0.2, cap=5)
@@ -160,6 +171,7 @@ class ExecutorProcess(LoopProcess):
             "dropped": self.dropped,
             "handed_back": self.handed_back,
             "held": self.outbox.held,
+            "parked": len(self.timers.parked),
             "in_flight": len(pool.in_flight),
         }
         return " ".join(f"{name}={value}" for name, value in counts.items())

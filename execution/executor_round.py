@@ -35,7 +35,7 @@ class RoundLimits:
 @dataclass
 class RoundReport:
     claimed: list[HeldJob]
-    # The tenants stopped as this round's claim read them (None: it claimed nothing).
+    # The tenants stopped as this round's claim read them (None: it did not claim).
     inactive_tenants: frozenset[str] | None
     written: int
     dropped: int
@@ -53,6 +53,8 @@ class DatabaseRound:
     def run(self, *, claim: bool, waiting_for_slot: int = 0) -> RoundReport:
         results, hand_backs = self.outbox.take(self.limits.result_batch)
         critical, normal = self._claim_limits(waiting_for_slot) if claim else (0, 0)
+        if not results and not hand_backs and critical <= 0:
+            return RoundReport([], None, 0, 0, 0, False)  # nothing to write, no room to claim
         started = time.perf_counter()
         try:
             applied, batch = queue.exchange(

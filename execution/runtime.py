@@ -9,6 +9,7 @@ A lost database connection is waited out with backoff; any other error surfaces.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import signal
 import threading
@@ -120,9 +121,14 @@ class LoopProcess:
 
 
 def install_stop_signals(*processes: LoopProcess) -> None:
-    """SIGTERM and SIGINT ask every process to stop after its current turn."""
+    """SIGTERM and SIGINT ask every process to stop after its current turn; a second one
+    (an impatient Ctrl-C, say while the database is down) ends the process at once."""
 
     def request_stop(signum, frame) -> None:
+        if all(process.stopping for process in processes):
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         for process in processes:
             process.stop()
 

@@ -1,6 +1,6 @@
 """Queue use cases of the executor: claim, record results, hand back unfired claims.
 
-Each runs in one short transaction and is called from the executor's database thread.
+Each runs in one short transaction; the executor calls them from its database round.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class JobResult:
     error: str | None = None
     response_body: str | None = None
     duration_ms: int | None = None
-    started_at: datetime | None = None  # of the call; None when no call was made
+    started_at: datetime | None = None  # of the attempt; None when there was none (a cancel)
 
     def as_row(self) -> list:
         return [

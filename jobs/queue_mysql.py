@@ -46,9 +46,19 @@ RESULT_COLUMNS = """
     duration_ms INT PATH '$[8]',
     started_at DATETIME(6) PATH '$[9]'"""
 
-# One row per call (a result with no call, e.g. a cancel, has no start and no attempt row).
+# The rows whose results this round may write, locked first: at READ COMMITTED the
+# INSERT ... SELECT below reads without locking, and a reconciler taking the same row in
+# between would deadlock with it. Locked here, the reconciler's SKIP LOCKED passes them by.
+LOCK_FENCED = f"""
+SELECT j.id FROM JSON_TABLE(%s, '$[*]' COLUMNS ({RESULT_COLUMNS})) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
+WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
+FOR UPDATE
+"""
+
+# One row per attempt (a result of no attempt, a cancel, has no start and no row).
 RECORD_ATTEMPTS = f"""
-INSERT IGNORE INTO job_attempts
+INSERT INTO job_attempts
     (job_id, attempt, started_at, duration_ms, http_status, error, response_head, outcome)
 SELECT j.id, r.attempt, r.started_at, r.duration_ms, r.http_status, r.error,
     LEFT(r.response_body, 256), IF(r.status = 'pending', 'retry', r.status)
@@ -93,7 +103,7 @@ LIMIT %s FOR UPDATE SKIP LOCKED
 # The attempt the lease covered, as far as anyone knows: due to start at its time (or at
 # the claim, when claimed late), never heard of again.
 EXPIRED_ATTEMPTS = """
-INSERT IGNORE INTO job_attempts (job_id, attempt, started_at, error, outcome)
+INSERT INTO job_attempts (job_id, attempt, started_at, error, outcome)
 SELECT j.id, j.attempt, COALESCE(GREATEST(j.next_attempt_at, j.claimed_at), j.next_attempt_at),
     'lease expired', IF(j.attempt >= j.max_attempts, 'dead', 'retry')
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
@@ -126,6 +136,7 @@ class MySQLQueue:
 
     def record_results(self, cursor, rows: str, worker_id: str) -> int:
         # The attempts first: the fence they share with the results holds until the update.
+        cursor.execute(LOCK_FENCED, [rows, worker_id])
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [rows, worker_id])
         return cursor.rowcount

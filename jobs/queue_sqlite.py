@@ -34,7 +34,7 @@ WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.w
 """.replace("{TASK_STATUS}", TASK_STATUS)
 
 RECORD_ATTEMPTS = """
-INSERT OR IGNORE INTO job_attempts
+INSERT INTO job_attempts
     (job_id, attempt, started_at, duration_ms, http_status, error, response_head, outcome)
 SELECT jobs.id, r.value ->> '$[1]', r.value ->> '$[9]', r.value ->> '$[8]',
     r.value ->> '$[5]', r.value ->> '$[6]', substr(r.value ->> '$[7]', 1, 256),
@@ -78,7 +78,7 @@ EXPIRED = """
 """
 
 EXPIRED_ATTEMPTS = f"""
-INSERT OR IGNORE INTO job_attempts (job_id, attempt, started_at, error, outcome)
+INSERT INTO job_attempts (job_id, attempt, started_at, error, outcome)
 SELECT id, attempt, COALESCE(MAX(next_attempt_at, claimed_at), next_attempt_at),
     'lease expired', CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'retry' END
 FROM jobs WHERE id IN ({EXPIRED})

@@ -1,5 +1,6 @@
 """Real executor processes sharing one database hand out disjoint jobs."""
 
+import signal
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
@@ -49,3 +50,13 @@ def test_sigterm_stops_an_executor_with_exit_code_zero(tmp_path, db):
     wait_until(lambda: "executor" in process.log(), timeout=20, message="no report line")
     assert process.stop(timeout=15) == 0
     assert "executor stopped" in process.log()
+
+
+def test_a_second_sigterm_ends_a_stopping_executor_at_once(endpoint, make_job, tmp_path):
+    make_job(endpoint.url("/slow/20"))
+    process = executor(tmp_path, "impatient")
+    wait_until(lambda: len(endpoint.received) == 1, timeout=20, message="call not made")
+    process.popen.send_signal(signal.SIGTERM)  # graceful: would wait for the 20 s call
+    wait_until(lambda: "executor stopping" in process.log(), timeout=5, message="not stopping")
+    process.popen.send_signal(signal.SIGTERM)
+    assert process.popen.wait(timeout=5) == -signal.SIGTERM

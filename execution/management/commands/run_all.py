@@ -42,6 +42,10 @@ class AllProcesses:
             for thread in threads:
                 thread.join()
 
+    @property
+    def stopping(self) -> bool:
+        return self.executor.stopping
+
     def stop(self) -> None:
         self.executor.stop()
         for loop in self.loops:
