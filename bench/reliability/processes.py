@@ -16,6 +16,10 @@ from bench.reliability.mariadb import PrivateMariaDB
 from tests.processes import ROOT, free_port, wait_until
 from tests.tcp_proxy import TcpProxy
 
+# Leases expire sooner than with the product's default margin (30 s), so that a fault's
+# jobs come back within the scenario; succeeded jobs are archived after a minute.
+CAMPAIGN_ENV = {"LEASE_MARGIN_SECONDS": "5", "ARCHIVE_SUCCEEDED_AFTER_SECONDS": "60"}
+
 
 @dataclass
 class Settings:
@@ -24,7 +28,7 @@ class Settings:
     database: str  # name of the scenario's database
     db_port: int  # the real server's port; processes use the proxy in front of it
     logs: Path
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=lambda: dict(CAMPAIGN_ENV))
     server: PrivateMariaDB | None = None  # set when the campaign may restart the server
 
 

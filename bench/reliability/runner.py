@@ -63,7 +63,8 @@ class Context:
         until: Callable[[Observed], bool] | None = None,
     ) -> Observed:
         """Poll the endpoint's log until every expected run was delivered or is dead (or
-        `until` holds), calling `during(elapsed)` each turn to inject faults on time."""
+        `until` holds) and `during`, if it has steps, ran them all; `during(elapsed)` is
+        called each turn to inject faults on time."""
         if self.observer is None:
             self.observer = Observer(self.endpoint.log_path, self.labels)
         progress = Progress(self.name, len(expected), enabled=self.progress)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import signal
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from bench.reliability.report import Outcome
 from bench.reliability.runner import Context
@@ -23,11 +23,13 @@ def slow_jobs(ctx: Context, count: int) -> dict:
 
 
 def wait_in_flight(worker: str, count: int) -> int:
-    """Wait (bounded) until `worker` holds `count` due running jobs: calls in flight."""
+    """Wait (bounded) until `worker` holds `count` running jobs whose second has passed:
+    calls in flight (jobs claimed ahead and still on their timers are not counted)."""
     deadline = time.monotonic() + IN_FLIGHT_WAIT
     held = 0
     while time.monotonic() < deadline:
-        held = count_jobs(status="running", worker_id=worker, started_at__isnull=False)
+        fired_before = datetime.now(UTC) - timedelta(seconds=0.3)
+        held = count_jobs(status="running", worker_id=worker, next_attempt_at__lte=fired_before)
         if held >= count:
             break
         time.sleep(0.1)
@@ -76,7 +78,10 @@ def executor_paused(ctx: Context, *, pause: float = 30) -> Outcome:
 
     timeline = Timeline([(pause, resume)])
     ctx.wait_for(expected, timeout=600, during=timeline)
-    time.sleep(3)  # the resumed executor's next round writes (and drops) its late results
+    # The resumed executor's next round writes (and the fence drops) its late results.
+    deadline = time.monotonic() + 30
+    while not _dropped(frozen.log()) and time.monotonic() < deadline:
+        time.sleep(0.5)
     outcome = ctx.outcome(expected)
     dropped = _dropped(frozen.log())
     outcome.notes["late results dropped by the fence"] = dropped

@@ -19,12 +19,11 @@ RESTART_PAUSE_SECONDS = 5
 
 
 def steady_load(ctx: Context) -> dict[tuple[str, str], Run]:
-    """20,000 cron tasks and 10 one-off tasks a second over the window, created through
+    """20,000 cron tasks and 6,000 one-off tasks spread over the window, created through
     the API; the runs they must make before the window ends."""
     seconds = ctx.steady_seconds
     bodies = steady_mix(ctx.endpoint, "cron", ctx.n(20_000))
-    flow = ctx.n(int(10 * seconds))
-    bodies += one_off(ctx.endpoint, "ok", "flow", flow, due_in(3), spread=seconds - 5)
+    bodies += one_off(ctx.endpoint, "ok", "flow", ctx.n(6_000), due_in(3), spread=seconds - 5)
     tasks = ctx.create(bodies)
     return expected_runs(tasks, datetime.now(UTC) + timedelta(seconds=seconds))
 
