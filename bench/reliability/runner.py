@@ -77,7 +77,8 @@ class Context:
                 seen = self.observer.poll()
                 done = sum(1 for k in expected if k in seen.delivered or k in seen.dead)
                 progress.show(done, f"calls {seen.calls:,}")
-                if until(seen) if until else done >= len(expected):
+                finished = until(seen) if until else done >= len(expected)
+                if finished and getattr(during, "finished", True):
                     break
                 time.sleep(POLL_SECONDS)
         finally:

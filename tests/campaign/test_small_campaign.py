@@ -7,6 +7,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from bench.reliability import report
 from bench.reliability.processes import Settings
 from bench.reliability.runner import Scenario, run_scenario
 from bench.reliability.scenarios import SCENARIOS, executors
@@ -31,6 +32,7 @@ def run_small(name: str, tmp_path, scenario: Scenario | None = None, **size) -> 
         **size,
     )
     figures = outcome.as_json()
+    report.save(figures, tmp_path)  # beside the processes' logs, for a failure's post-mortem
     assert figures["lost"] == 0, figures
     assert figures["expected"] > 0
     assert figures["delivered_at_least_once"] + figures["dead"] == figures["expected"], figures
