@@ -38,7 +38,8 @@ def noisy_neighbour(ctx: Context) -> Outcome:
     ctx.wait_for(expected, timeout=LEAD_SECONDS + 300)
     outcome = ctx.outcome(expected)
     groups = outcome.as_json()["start_delay_s"]["by_group"]
-    quiet, noisy = groups["quiet"].get("p99", 99), groups["noisy"].get("p99", 0)
-    outcome.checks["quiet tenant's p99 below the noisy one's"] = quiet < noisy
-    outcome.notes["quiet_p99_s"], outcome.notes["noisy_p99_s"] = quiet, noisy
+    quiet, noisy = groups["quiet"].get("p99", 99), groups["noisy"].get("p50", 0)
+    # Queued behind the noisy backlog, the quiet jobs would start as late as its median.
+    outcome.checks["quiet tenant's p99 within 1 s of the noisy one's p50"] = quiet <= noisy + 1
+    outcome.notes["quiet_p99_s"], outcome.notes["noisy_p50_s"] = quiet, noisy
     return outcome
