@@ -90,8 +90,9 @@ def run_all(args: argparse.Namespace, server: PrivateMariaDB) -> int:
         picture(outcome, out / f"{name}.png")
         print(report.block(figures), flush=True)
         results.append(figures)
+        # Written after every scenario: an interrupted campaign keeps what it measured.
+        (out / "summary.json").write_text(json.dumps(results, indent=2))
     print(report.table(results))
-    (out / "summary.json").write_text(json.dumps(results, indent=2))
     failed = [f for f in results if f["lost"] or not all(f["checks"].values())]
     return 1 if failed else 0
 

@@ -142,8 +142,8 @@ def scheduler_killed(ctx: Context) -> Outcome:
     killer = KillMidTick(ctx, "scheduler-a", batch, (int(time.time()) // 60 + 1) * 60 + 55)
     ctx.wait_for(expected, timeout=ctx.steady_seconds + TAIL_SECONDS, during=killer)
     outcome = ctx.outcome(expected)
-    ticks = [line for line in ctx.stack.processes["scheduler-a"].log().splitlines()]
-    outcome.notes["killed scheduler's last tick lines"] = [t for t in ticks if " tick " in t][-3:]
+    lines = ctx.stack.processes["scheduler-a"].log().splitlines()
+    outcome.notes["killed scheduler's last tick lines"] = [t for t in lines if " tick " in t][-3:]
     outcome.checks["no run made twice"] = outcome.as_json()["runs_made_twice"] == 0
     outcome.checks["killed between two full ticks"] = killer.mid_tick
     return outcome
