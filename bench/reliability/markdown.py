@@ -16,7 +16,7 @@ def section(figures: dict, pictures: str) -> str:
     lines.append(
         f"{figures['expected']:,} runs expected, {figures['delivered_at_least_once']:,} delivered"
         f" at least once, **{figures['lost']} lost**, {figures['delivered_more_than_once']}"
-        f" delivered more than once {_causes(figures)}, {figures['runs_made_twice']} runs made"
+        f" delivered more than once{_causes(figures)}, {figures['runs_made_twice']} runs made"
         f" twice, {figures['dead']} dead; {figures['calls_received']:,} calls received;"
         f" wall {figures['wall_seconds']:.0f} s."
     )
@@ -52,7 +52,7 @@ def _causes(figures: dict) -> str:
     causes = figures["repeats_by_fault"]
     if not causes:
         return ""
-    return "(" + ", ".join(f"{count} after {name}" for name, count in causes.items()) + ")"
+    return " (" + ", ".join(f"{count} after {name}" for name, count in causes.items()) + ")"
 
 
 def main() -> None:
