@@ -60,7 +60,8 @@ bench-burst: $(STAMP) mariadb nginx
 # its own (started and stopped by bench/campaign.py), nginx as the tenant endpoint. Name
 # scenarios or pass options with CAMPAIGN_ARGS, e.g. CAMPAIGN_ARGS="03-executor-killed".
 CAMPAIGN_ARGS ?=
-bench-campaign: $(STAMP) nginx
+bench-campaign: $(STAMP) mariadb nginx
+	@scripts/ensure_redis.sh
 	$(PY) bench/campaign.py $(CAMPAIGN_ARGS)
 
 clean:
