@@ -20,7 +20,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from django.db import connection  # noqa: E402
-from PIL import Image, ImageDraw  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
@@ -31,6 +30,7 @@ from bench.harness import (  # noqa: E402
     stop,
     tenant_with_room,
 )
+from bench.pictures import histogram_png  # noqa: E402
 from jobs.models import Job  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402
 from tasks.models import Task  # noqa: E402
@@ -69,40 +69,6 @@ def describe(label: str, delays: list[float]) -> str:
         f"p95 {percentile(delays, 0.95):6.2f}s  p99 {percentile(delays, 0.99):6.2f}s  "
         f"max {max(delays):6.2f}s"
     )
-
-
-def histogram_png(path: Path, series: dict[str, list[float]], title: str) -> None:
-    width, height, margin = 900, 420, 50
-    image = Image.new("RGB", (width, height), "white")
-    draw = ImageDraw.Draw(image)
-    top = max(max(values) for values in series.values() if values)
-    bins = 60
-    size = max(top / bins, 1e-6)
-    colours = {"rest": (70, 110, 200), "critical": (220, 60, 60)}
-    counts = {
-        name: Counter(min(bins - 1, int(v / size)) for v in values)
-        for name, values in series.items()
-    }
-    peak = max(max(c.values(), default=1) for c in counts.values())
-    bar = (width - 2 * margin) / bins
-    for name, counter in counts.items():
-        for index, count in counter.items():
-            x0 = margin + index * bar
-            y0 = height - margin - (height - 2 * margin) * count / peak
-            draw.rectangle(
-                [x0, y0, x0 + bar - 1, height - margin],
-                outline=colours[name],
-                fill=colours[name] if name == "rest" else None,
-                width=2,
-            )
-    draw.line([margin, height - margin, width - margin, height - margin], fill="black")
-    draw.text((margin, 15), title, fill="black")
-    for tick in range(0, 6):
-        value = top * tick / 5
-        x = margin + (width - 2 * margin) * tick / 5
-        draw.text((x - 10, height - margin + 8), f"{value:.1f}s", fill="black")
-    draw.text((width - 260, 15), "blue: rest   red outline: critical", fill="black")
-    image.save(path)
 
 
 def main() -> None:

@@ -1,0 +1,99 @@
+"""Scenarios 3 and 9: an executor killed (SIGKILL) or frozen (SIGSTOP) with hundreds of
+calls in flight to an endpoint that takes about 2.5 s to answer."""
+
+from __future__ import annotations
+
+import signal
+import time
+from datetime import UTC, datetime, timedelta
+
+from bench.reliability.report import Outcome
+from bench.reliability.runner import Context
+from bench.reliability.scenarios.common import Timeline, count_jobs, due_in, reconciled
+from bench.reliability.workload import expected_runs, one_off
+
+SLOW_TIMEOUT = 10  # seconds; the slow location answers in about 2.5 s
+IN_FLIGHT_WAIT = 60.0
+
+
+def slow_jobs(ctx: Context, count: int) -> dict:
+    due = due_in(5)
+    bodies = one_off(ctx.endpoint, "slow", "slow", count, due, timeout_seconds=SLOW_TIMEOUT)
+    return expected_runs(ctx.create(bodies), due + timedelta(days=1))
+
+
+def wait_in_flight(worker: str, count: int) -> int:
+    """Wait (bounded) until `worker` holds `count` running jobs whose second has passed:
+    calls in flight (jobs claimed ahead and still on their timers are not counted)."""
+    deadline = time.monotonic() + IN_FLIGHT_WAIT
+    held = 0
+    while time.monotonic() < deadline:
+        fired_before = datetime.now(UTC) - timedelta(seconds=0.3)
+        held = count_jobs(status="running", worker_id=worker, next_attempt_at__lte=fired_before)
+        if held >= count:
+            break
+        time.sleep(0.1)
+    return held
+
+
+def executor_killed(ctx: Context, *, restart_after: float = 10) -> Outcome:
+    """An executor killed with SIGKILL while 500 calls are out; a new one 10 s later."""
+    in_flight = min(500, ctx.n(5_000) // 2)
+    ctx.stack.api()
+    ctx.stack.scheduler()
+    ctx.stack.reconciler()
+    ctx.stack.executor("doomed", concurrency=in_flight + 50)
+    ctx.stack.wait_ready()
+    expected = slow_jobs(ctx, ctx.n(5_000))
+    held = wait_in_flight("doomed", in_flight)
+    ctx.faults.instant(f"executor SIGKILL with {held} calls out")
+    ctx.stack.kill("doomed")
+    timeline = Timeline([(restart_after, lambda: ctx.stack.executor("rescuer", concurrency=600))])
+    ctx.wait_for(expected, timeout=600, during=timeline)
+    outcome = ctx.outcome(expected)
+    outcome.notes["calls out at the kill"] = held
+    outcome.notes["leases returned by the reconciler"] = reconciled(ctx)
+    outcome.checks[f"{in_flight} calls were out at the kill"] = held >= in_flight
+    return outcome
+
+
+def executor_paused(ctx: Context, *, pause: float = 30) -> Outcome:
+    """An executor frozen with SIGSTOP for longer than its leases (timeout 10 s + margin),
+    then resumed: its late results must be dropped by the fence, every job delivered."""
+    in_flight = min(300, ctx.n(3_000) // 2)
+    ctx.stack.api()
+    ctx.stack.scheduler()
+    ctx.stack.reconciler()
+    frozen = ctx.stack.executor("frozen", concurrency=in_flight + 50)
+    ctx.stack.executor("steady", concurrency=300)
+    ctx.stack.wait_ready()
+    expected = slow_jobs(ctx, ctx.n(3_000))
+    held = wait_in_flight("frozen", in_flight)
+    faults = [ctx.faults.begin(f"executor SIGSTOP {pause:.0f} s with {held} calls out")]
+    frozen.signal(signal.SIGSTOP)
+
+    def resume() -> None:
+        frozen.signal(signal.SIGCONT)
+        ctx.faults.finish(faults[0])
+
+    timeline = Timeline([(pause, resume)])
+    ctx.wait_for(expected, timeout=600, during=timeline)
+    # The resumed executor's next round writes (and the fence drops) its late results.
+    deadline = time.monotonic() + 30
+    while not _dropped(frozen.log()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    outcome = ctx.outcome(expected)
+    dropped = _dropped(frozen.log())
+    outcome.notes["late results dropped by the fence"] = dropped
+    outcome.notes["leases returned by the reconciler"] = reconciled(ctx)
+    outcome.checks["the frozen executor's late results were dropped"] = dropped > 0
+    outcome.checks["the pause outlived the leases"] = reconciled(ctx) > 0
+    return outcome
+
+
+def _dropped(log: str) -> int:
+    total = 0
+    for line in log.splitlines():
+        if "dropped " in line and "stale results" in line:
+            total += int(line.split("dropped ", 1)[1].split(" ", 1)[0])
+    return total
