@@ -65,10 +65,13 @@ def executor_paused(ctx: Context, *, pause: float = 30) -> Outcome:
     ctx.stack.scheduler()
     ctx.stack.reconciler()
     frozen = ctx.stack.executor("frozen", concurrency=in_flight + 50)
-    ctx.stack.executor("steady", concurrency=300)
     ctx.stack.wait_ready()
     expected = slow_jobs(ctx, ctx.n(3_000))
     held = wait_in_flight("frozen", in_flight)
+    # Only now the second one: an executor claims all it can hold of what is due within its
+    # horizon, so one started beside it could leave the frozen one with no call to freeze.
+    ctx.stack.executor("steady", concurrency=300)
+    ctx.stack.wait_ready()
     faults = [ctx.faults.begin(f"executor SIGSTOP {pause:.0f} s with {held} calls out")]
     frozen.signal(signal.SIGSTOP)
 
