@@ -171,7 +171,7 @@ class ExecutorProcess(LoopProcess):
             "dropped": self.dropped,
             "handed_back": self.handed_back,
             "held": self.outbox.held,
-            "parked": len(self.timers.parked),
+            "parked": self.timers.count,
             "in_flight": len(pool.in_flight),
         }
         return " ".join(f"{name}={value}" for name, value in counts.items())

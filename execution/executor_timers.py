@@ -15,14 +15,21 @@ from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from jobs.models import JobStatus
 from jobs.queue import JobResult
-from tasks.models import TaskStatus
+from tasks.models import CRITICAL_PRIORITY, TaskStatus
 
 
 class Timers:
+    """One timer per due instant, not per job: a burst of thousands due in the same second
+    is one callback, which hands its jobs to the pool most urgent first and lets priority 0
+    calls start before the rest are even offered."""
+
     def __init__(self, *, pool: CallPool, outbox: Outbox) -> None:
         self.pool = pool
         self.outbox = outbox
-        self.parked: dict[str, HeldJob] = {}
+        self.parked: dict[datetime, list[HeldJob]] = {}  # by due instant
+        self._timers: dict[datetime, asyncio.TimerHandle] = {}
+        self.count = 0  # jobs parked
+        self._offering: dict[int, list[HeldJob]] = {}  # groups due, to offer next turn
 
     def take(self, claimed: list[HeldJob], inactive_tenants: frozenset[str] | None) -> None:
         """Jobs of one claim (in the loop's thread), with who was stopped at that claim."""
@@ -30,27 +37,57 @@ class Timers:
             self.pool.inactive_tenants = inactive_tenants
         loop = asyncio.get_running_loop()
         now = datetime.now(UTC)
+        due_now = []
         for held in claimed:
             if self._settled_by_its_task(held):
                 continue
-            delay = (held.job.next_attempt_at - now).total_seconds()
-            if delay <= 0:
-                self.pool.offer(held)
-            else:
-                self.parked[held.job.key] = held
-                held.timer = loop.call_later(delay, self._fire, held.job.key)
+            due = held.job.next_attempt_at
+            if due <= now:
+                due_now.append(held)
+                continue
+            if due not in self.parked:
+                self.parked[due] = []
+                delay = (due - now).total_seconds()
+                self._timers[due] = loop.call_later(delay, self._fire, due)
+            self.parked[due].append(held)
+            self.count += 1
+        self._offer(due_now)
 
     def give_back_all(self) -> None:
         """On stop: every job not yet called goes back, charging no attempt."""
-        for held in self.parked.values():
-            held.timer.cancel()
-            self.outbox.give_back(held.job)
+        for timer in self._timers.values():
+            timer.cancel()
+        for group in self.parked.values():
+            for held in group:
+                self.outbox.give_back(held.job)
+        for group in self._offering.values():
+            for held in group:
+                self.outbox.give_back(held.job)
         self.parked.clear()
+        self._timers.clear()
+        self._offering.clear()
+        self.count = 0
         self.pool.give_back_waiting()
 
-    def _fire(self, key: str) -> None:
-        held = self.parked.pop(key, None)
-        if held is not None:
+    def _fire(self, due: datetime) -> None:
+        self._timers.pop(due, None)
+        group = self.parked.pop(due, [])
+        self.count -= len(group)
+        self._offer(group)
+
+    def _offer(self, group: list[HeldJob]) -> None:
+        """Priority 0 now; the rest on the loop's next turn, after those calls have started."""
+        critical = [held for held in group if held.job.priority == CRITICAL_PRIORITY]
+        for held in critical:
+            self.pool.offer(held)
+        if len(critical) < len(group):
+            rest = [held for held in group if held.job.priority != CRITICAL_PRIORITY]
+            rest.sort(key=lambda held: held.job.priority)
+            self._offering[id(rest)] = rest
+            asyncio.get_running_loop().call_soon(self._offer_later, id(rest))
+
+    def _offer_later(self, group_id: int) -> None:
+        for held in self._offering.pop(group_id, []):  # none if given back meanwhile
             self.pool.offer(held)
 
     def _settled_by_its_task(self, held: HeldJob) -> bool:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from jobs.queue import ClaimedJob
 
@@ -13,4 +12,3 @@ class HeldJob:
     job: ClaimedJob
     authorization: str | None  # the value of the task's secret_ref, sent as Authorization
     error: str | None  # set when the call cannot be made (its secret is missing)
-    timer: asyncio.TimerHandle | None = field(default=None)

@@ -97,3 +97,17 @@ def test_tenant_limit_caps_running_jobs(endpoint, make_job, run_executor, tenant
         peak = max(peak, Job.objects.filter(status="running").count())
     wait_for_status(jobs, {"succeeded"}, timeout=20)
     assert peak <= 3
+
+
+def test_priority_0_calls_of_a_burst_start_before_the_rest_of_its_second(
+    endpoint, make_job, run_executor
+):
+    due = datetime.now(UTC) + timedelta(seconds=2)
+    for i in range(300):
+        make_job(endpoint.url(f"/ok?bulk={i}"), priority=5, due=due)
+    critical = [make_job(endpoint.url(f"/ok?critical={i}"), priority=0, due=due) for i in range(5)]
+    run_executor(concurrency=400, horizon_seconds=10)
+    wait_for_status(critical, {"succeeded"}, timeout=10)
+    wait_until(lambda: len(endpoint.received) == 305, timeout=20, message="burst not delivered")
+    first = sorted(endpoint.received, key=lambda call: call.at)[:10]
+    assert sum("critical" in call.path for call in first) == 5
