@@ -109,7 +109,7 @@ GROUP BY status, priority, tenant_id"""
 def due_priorities(layout: Layout) -> str:
     """The lean claim's first read: which priorities have due jobs (a loose index scan)."""
     return f"""
-SELECT priority FROM {layout.table}
+SELECT priority, MIN(wake_at) FROM {layout.table}
 WHERE status BETWEEN 'pending' AND 'pending' AND wake_at <= NOW(6)
 GROUP BY status, priority"""
 

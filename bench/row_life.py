@@ -25,6 +25,7 @@ import uuid_utils
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import layouts as sql  # noqa: E402
 from bench.cpu import CpuMeter  # noqa: E402
+from bench.lean_checks import run_checks  # noqa: E402
 from bench.mariadb import connect, machine_line, wait_for_purge  # noqa: E402
 from bench.report import Progress, table  # noqa: E402
 
@@ -240,6 +241,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--layouts", default="abcd")
     parser.add_argument("--database", default="wt_bench_layouts")
+    parser.add_argument("--checks", default="bc", help="layouts whose plans are checked")
     args = parser.parse_args()
     random.seed(1)
     connection = connect(args.database, fresh=True)
@@ -265,6 +267,12 @@ def main() -> None:
         f"{args.runs} interleaved runs; MariaDB server CPU (shared server: minimum of runs)"
     )
     print(summary(runs, args.jobs))
+    checked = [sql.LAYOUTS[key] for key in args.checks if key in args.layouts]
+    if checked:
+        due = datetime.now(UTC) - timedelta(seconds=1)
+        rows = job_rows(checked[0], args.jobs, due, tenants(20, 1), spread=False)
+        print(f"\nplans with {args.jobs:,} running jobs over the {args.others:,} others:")
+        print(run_checks(cursor, checked, rows))
 
 
 if __name__ == "__main__":
