@@ -47,12 +47,13 @@ HEADERS = ["run", "p50 s", "p99 s", "last s", "prio 0 p99 s", "calls/s", "lost",
 
 
 def read_calls(record: Path) -> list[tuple[float, str, float]]:
-    """(arrival, key, scheduled time) of every call, as epoch seconds."""
+    """(arrival, key, scheduled time) of every call that said when it was due (a bare
+    client's calls do not), as epoch seconds."""
     calls = []
     for line in record.read_text().splitlines():
-        if not line:
+        at, key, scheduled, _attempt = line.split(",") if line else ("", "", "-", "")
+        if scheduled == "-":
             continue
-        at, key, scheduled, _attempt = line.split(",")
         moment = datetime.fromisoformat(scheduled.replace("Z", "+00:00")).timestamp()
         calls.append((float(at), key, moment))
     return calls

@@ -5,15 +5,23 @@ from __future__ import annotations
 import os
 import platform
 import time
+from urllib.parse import urlparse
 
 import MySQLdb
 
 PURGE_BACKLOG = "SELECT count FROM information_schema.INNODB_METRICS WHERE name = %s"
 
 
+def server() -> tuple[dict, str]:
+    """Connection settings and database name of DATABASE_URL (default: local root, wt_bench)."""
+    url = urlparse(os.environ.get("DATABASE_URL", "mysql://root:@127.0.0.1:3306/wt_bench"))
+    settings = {"host": url.hostname, "port": url.port or 3306, "user": url.username or "root"}
+    return settings | {"passwd": url.password or ""}, url.path.lstrip("/")
+
+
 def connect(database: str, *, fresh: bool = False) -> MySQLdb.Connection:
-    """A connection to `database` on 127.0.0.1:3306, created anew when `fresh`."""
-    connection = MySQLdb.connect(host="127.0.0.1", port=3306, user="root", passwd="")
+    """A connection to `database` on DATABASE_URL's server, created anew when `fresh`."""
+    connection = MySQLdb.connect(**server()[0])
     connection.autocommit(True)
     cursor = connection.cursor()
     if fresh:

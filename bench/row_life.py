@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import layouts as sql  # noqa: E402
 from bench.cpu import CpuMeter  # noqa: E402
 from bench.lean_checks import run_checks  # noqa: E402
-from bench.mariadb import connect, machine_line, wait_for_purge  # noqa: E402
+from bench.mariadb import connect, machine_line, server, wait_for_purge  # noqa: E402
 from bench.report import Progress, table  # noqa: E402
 
 BATCH = {"insert": 1000, "claim": 200, "archive": 500}
@@ -240,7 +240,7 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--layouts", default="abcd")
-    parser.add_argument("--database", default="wt_bench_layouts")
+    parser.add_argument("--database", default=f"{server()[1]}_layouts")
     parser.add_argument("--checks", default="bc", help="layouts whose plans are checked")
     args = parser.parse_args()
     random.seed(1)
