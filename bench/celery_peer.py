@@ -14,7 +14,6 @@ from celery import Celery
 app = Celery("peer", broker=os.environ.get("PEER_BROKER", "redis://127.0.0.1:6379/9"))
 app.conf.update(
     task_ignore_result=True,
-    worker_hijack_root_logger=False,
     # Redis has no native priorities: kombu emulates them with one list per step.
     broker_transport_options={
         "priority_steps": list(range(10)),

@@ -54,26 +54,38 @@ def deliver(count: int, url: str, record: Path, executor: int, label: str) -> di
 
 def profile(pid: int, seconds: float, out: Path) -> subprocess.Popen:
     args = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(seconds))]
-    args += ["--rate", "200", "--format", "raw", "--function", "--nonblocking", "-o", str(out)]
+    args += ["--rate", "200", "--format", "raw", "--function", "--threads", "--nonblocking"]
+    args += ["-o", str(out)]
     return subprocess.Popen(
         [str(Path(sys.executable).parent / args[0]), *args[1:]], stdout=subprocess.DEVNULL
     )
 
 
-def own_time(raw: Path) -> tuple[Counter, Counter, int]:
-    """Samples whose innermost frame is each function, and each file; the total."""
-    functions, files, total = Counter(), Counter(), 0
+PROJECT = ("execution/", "jobs/", "tasks/", "scheduler_site/", "history/")
+
+
+def tallies(raw: Path) -> tuple[dict[str, Counter], int]:
+    """Samples by innermost function (own time), by its file, by thread, and by each of the
+    project's functions anywhere on the stack (inclusive time); the total."""
+    found = {name: Counter() for name in ("own", "file", "thread", "inclusive")}
+    total = 0
     for line in raw.read_text().splitlines():
-        stack, _, count = line.rpartition(" ")
-        leaf = stack.rsplit(";", 1)[-1]
-        functions[leaf] += int(count)
-        files[leaf.rpartition("(")[2].split(":")[0].replace(sys.prefix, "venv")] += int(count)
-        total += int(count)
-    return functions, files, total
+        stack, _, text = line.rpartition(" ")
+        thread, *frames = stack.split(";")
+        count = int(text)
+        leaf = frames[-1] if frames else "(no Python frame)"
+        found["own"][leaf] += count
+        found["file"][leaf.rpartition("(")[2].split(":")[0]] += count
+        found["thread"][thread] += count
+        for frame in set(frames):
+            if frame.rpartition("(")[2].startswith(PROJECT):
+                found["inclusive"][frame] += count
+        total += count
+    return found, total
 
 
 def shares(counter: Counter, total: int, top: int) -> list[list[object]]:
-    return [[name[:88], n, 100 * n / total] for name, n in counter.most_common(top)]
+    return [[name[:88], n, f"{100 * n / total:.1f}"] for name, n in counter.most_common(top)]
 
 
 def main() -> None:
@@ -116,11 +128,15 @@ def report(args: argparse.Namespace, spent: dict[str, float], raw: Path) -> None
         f" the insert {per_job['insert']:.3f} (the claim and result"
         f" {per_job['mariadb'] - per_job['insert']:.3f})"
     )
-    functions, files, total = own_time(raw)
+    found, total = tallies(raw)
     print(f"\npy-spy, {total:,} samples of the executor (idle threads left out), by own time:")
-    print(table(["function (file:line)", "samples", "%"], shares(functions, total, 15)))
+    print(table(["function (file:line)", "samples", "%"], shares(found["own"], total, 15)))
+    print("\nthe project's functions, inclusive (anywhere on the stack):")
+    print(table(["function (file:line)", "samples", "%"], shares(found["inclusive"], total, 15)))
     print()
-    print(table(["file", "samples", "%"], shares(files, total, 12)))
+    print(table(["file (own time)", "samples", "%"], shares(found["file"], total, 12)))
+    print()
+    print(table(["thread", "samples", "%"], shares(found["thread"], total, 4)))
 
 
 if __name__ == "__main__":
