@@ -77,9 +77,11 @@ def executor_run(
     counter = LogCounter(logs / "calls.csv")
     insert_due_jobs(tenant, url, count)
     connection.close()
+    started = time.monotonic()
     try:
         wait_for_calls(f"{processes} executor(s)", counter, count, time.time())
-        seconds = wait_for_succeeded(count, timeout=600)
+        wait_for_succeeded(count, timeout=600)
+        seconds = time.monotonic() - started
     finally:
         for executor in executors:
             stop(executor)
