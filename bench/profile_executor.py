@@ -36,8 +36,11 @@ from bench.report import table  # noqa: E402
 from jobs.models import Job  # noqa: E402
 
 
-def deliver(count: int, url: str, record: Path, executor: int, label: str) -> dict[str, float]:
-    """Insert `count` jobs due now and wait until all succeeded; CPU seconds spent meanwhile."""
+def deliver(
+    count: int, url: str, record: Path, executor: int, label: str, inserted_hook=None
+) -> dict[str, float]:
+    """Insert `count` jobs due now and wait until all succeeded; CPU seconds spent meanwhile.
+    `inserted_hook` runs once the jobs are in (the executor is idle before)."""
     Job.objects.all().delete()
     server, worker = CpuMeter.of("mariadbd"), CpuMeter(executor)
     server.start()
@@ -45,6 +48,8 @@ def deliver(count: int, url: str, record: Path, executor: int, label: str) -> di
     insert_due_jobs(tenant_with_room(), url, count)
     inserted = server.stop()
     connection.close()
+    if inserted_hook:
+        inserted_hook()
     started = time.monotonic()
     wait_for_calls(label, LogCounter(record), count, time.time())
     wait_for_succeeded(count, timeout=120)
@@ -105,10 +110,13 @@ def main() -> None:
     time.sleep(3)  # let it start and idle
     try:
         spent = deliver(args.jobs, url, record, executor.pid, "measured pass")
-        spy = profile(executor.pid, args.seconds, work / "profile.txt")
-        time.sleep(1)  # py-spy attaches
-        deliver(args.jobs, url, record, executor.pid, "profiled pass")
-        spy.wait(timeout=args.seconds + 60)
+        spies = []
+
+        def start_spy() -> None:
+            spies.append(profile(executor.pid, args.seconds, work / "profile.txt"))
+
+        deliver(args.jobs, url, record, executor.pid, "profiled pass", start_spy)
+        spies[0].wait(timeout=args.seconds + 60)
     finally:
         stop(executor)
         stop(endpoint)
