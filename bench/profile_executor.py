@@ -8,6 +8,7 @@ time and the share of each source file.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,7 @@ from bench.burst import wait_for_calls  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.cpu import CpuMeter  # noqa: E402
 from bench.delivery import LogCounter  # noqa: E402
+from bench.executor_throughput import bare_loop  # noqa: E402
 from bench.harness import (  # noqa: E402  # noqa: E402
     free_port,
     insert_due_jobs,
@@ -55,6 +57,13 @@ def deliver(
     wait_for_succeeded(count, timeout=120)
     seconds = time.monotonic() - started
     return {"executor": worker.stop(), "mariadb": server.stop(), "insert": inserted, "s": seconds}
+
+
+def bare_cpu_per_call(url: str, count: int, concurrency: int) -> float:
+    """CPU ms per call of a plain aiohttp loop in this process: the floor of a call."""
+    started = time.process_time()
+    asyncio.run(bare_loop(url, count, concurrency))
+    return 1000 * (time.process_time() - started) / count
 
 
 def profile(pid: int, seconds: float, out: Path) -> subprocess.Popen:
@@ -110,6 +119,7 @@ def main() -> None:
     time.sleep(3)  # let it start and idle
     try:
         spent = deliver(args.jobs, url, record, executor.pid, "measured pass")
+        spent["bare"] = bare_cpu_per_call(url, args.jobs, args.concurrency) * args.jobs / 1000
         spies = []
 
         def start_spy() -> None:
@@ -135,6 +145,10 @@ def report(args: argparse.Namespace, spent: dict[str, float], raw: Path) -> None
         f" MariaDB CPU {per_job['mariadb']:.3f} ms per delivered job (goal <= 0.15), of which"
         f" the insert {per_job['insert']:.3f} (the claim and result"
         f" {per_job['mariadb'] - per_job['insert']:.3f})"
+    )
+    print(
+        f"a bare aiohttp loop, same concurrency and endpoint: {per_job['bare']:.3f} ms of CPU"
+        f" per call; executor / bare = {per_job['executor'] / per_job['bare']:.1f}x"
     )
     found, total = tallies(raw)
     print(f"\npy-spy, {total:,} samples of the executor (idle threads left out), by own time:")

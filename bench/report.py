@@ -89,10 +89,11 @@ def started_curve_png(path: Path, title: str, runs: dict[str, Sequence[float]]) 
         ]
         if len(points) > 1:
             draw.line(points, fill=colour, width=2)
-        draw.text((width - 260, 15 + 14 * n), f"{name} (n={len(delays):,})", fill=colour)
+        # The legend sits in a row above the plot, where no line can run under it.
+        draw.text((margin + 170 * n, 34), f"{name} (n={len(delays):,})", fill=colour)
     _axes(draw, width, height, margin, right, "s after due time")
     draw.text((margin, 15), title, fill="black")
-    draw.text((6, margin - 20), f"{top:,} calls", fill="black")
+    draw.text((6, margin - 12), f"{top:,} calls", fill="black")
     image.save(path)
 
 
