@@ -213,24 +213,28 @@ ROWS_LEFT: dict[str, int] = {}
 
 
 def summary(runs: dict[str, list[Run]], count: int) -> str:
-    rows = []
+    """Per layout: CPU per job (min and max of the runs; the min against the first layout's),
+    the best run's phases, and the client's best jobs/s."""
+    rows, first = [], None
     for key, done in runs.items():
         layout = sql.LAYOUTS[key]
         per_job = sorted(sum(r.cpu.values()) * 1000 / count for r in done)
         walls = sorted(sum(r.wall.values()) for r in done)
         best = min(done, key=lambda r: sum(r.cpu.values()))
         phases = " / ".join(f"{v * 1000 / count:.3f}" for v in best.cpu.values())
-        rows.append(
-            [
-                f"({key}) {layout.label}",
-                layout.trees,
-                per_job[0],
-                per_job[-1],
-                phases,
-                count / walls[0],
-            ]
-        )
-    head = ["layout", "B-trees", "ms/job min", "max", "insert/claim+res/archive/purge", "jobs/s"]
+        first = first or per_job[0]
+        label = f"({key}) {layout.label}"
+        ratio = per_job[0] / first
+        rows.append([label, layout.trees, per_job[0], per_job[-1], ratio, phases, count / walls[0]])
+    head = [
+        "layout",
+        "B-trees",
+        "ms/job min",
+        "max",
+        "min / first",
+        "insert/claim+res/archive/purge",
+    ]
+    head.append("jobs/s")
     return table(head, rows)
 
 
