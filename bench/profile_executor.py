@@ -44,7 +44,7 @@ def deliver(
     """Insert `count` jobs due now and wait until all succeeded; CPU seconds spent meanwhile.
     `inserted_hook` runs once the jobs are in (the executor is idle before)."""
     Job.objects.all().delete()
-    server, worker = CpuMeter.of("mariadbd"), CpuMeter(executor)
+    server, worker = CpuMeter.mariadb(), CpuMeter(executor)
     server.start()
     worker.start()
     insert_due_jobs(tenant_with_room(), url, count)

@@ -245,7 +245,7 @@ def main() -> None:
     args = parser.parse_args()
     connection = connect(args.database, fresh=True)
     cursor = connection.cursor()
-    meter = CpuMeter.of("mariadbd")
+    meter = CpuMeter.mariadb()
     cursor.execute(
         "CREATE TABLE tenants_bench (id UUID PRIMARY KEY, concurrency_limit INT NOT NULL)"
     )
