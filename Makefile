@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run test lint system-packages mariadb cassandra nginx bench-archive bench-create bench-scheduler bench-executor bench-burst bench-campaign clean
+.PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
+	bench-scheduler bench-executor bench-burst bench-peer bench-layouts bench-profile \
+	bench-campaign clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -26,6 +28,9 @@ cassandra:
 
 nginx:
 	@scripts/ensure_nginx.sh
+
+redis:
+	@scripts/ensure_redis.sh
 
 # The whole suite on MariaDB and the real Cassandra, then the embedded mode's suites again on
 # SQLite; scripts/test_suite.sh starts (and afterwards stops) MariaDB, Redis and Cassandra.
@@ -64,6 +69,18 @@ CAMPAIGN_ARGS ?=
 bench-campaign: $(STAMP) mariadb nginx
 	@scripts/ensure_redis.sh
 	$(PY) bench/campaign.py $(CAMPAIGN_ARGS)
+
+# Celery 5 + Redis (broker db 9, flushed before and after) and this project on the same burst.
+bench-peer: $(STAMP) mariadb nginx redis
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/peer.py --rounds 2
+
+# Queue table layouts: MariaDB CPU per job over the whole row life, on scratch tables.
+bench-layouts: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/row_life.py
+
+# The executor's CPU per job and its py-spy profile (py-spy needs ptrace: root here).
+bench-profile: $(STAMP) mariadb nginx
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/profile_executor.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3

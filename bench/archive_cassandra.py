@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
+from bench.report import Progress, table  # noqa: E402
 from history.cassandra_store import CassandraHistoryStore  # noqa: E402
 from history.models import JobHistory  # noqa: E402
 from history.records import HistoryStore  # noqa: E402
@@ -78,15 +79,18 @@ def timed_write(store: HistoryStore, batch_size: int) -> float:
     return len(records) / (time.perf_counter() - started)
 
 
-def timed_archive(store: HistoryStore, batch_size: int) -> tuple[float, int]:
+def timed_archive(store: HistoryStore, batch_size: int, jobs: int) -> tuple[float, int]:
     """Rows/s of the whole archive until the queue is empty; returns (rate, rows moved)."""
     moved, started = 0, time.perf_counter()
+    progress = Progress(f"archive to {type(store).__name__}", jobs)
     while True:
+        progress.update(moved)
         written, deleted = archive_batch(batch_size=batch_size, store=store)
         if not written:
             break
         assert written == deleted, (written, deleted)
         moved += deleted
+    progress.close()
     return moved / (time.perf_counter() - started), moved
 
 
@@ -95,8 +99,8 @@ def clear_sql_history() -> None:
 
 
 def clear_cassandra(store: CassandraHistoryStore) -> None:
-    for table in ("job_history", "job_by_id"):
-        store.session.execute(f"TRUNCATE {store.keyspace}.{table}")
+    for name in ("job_history", "job_by_id"):
+        store.session.execute(f"TRUNCATE {store.keyspace}.{name}")
 
 
 def cassandra_store() -> CassandraHistoryStore:
@@ -111,10 +115,8 @@ def measure(name: str, store: HistoryStore, jobs: int, batch_size: int, clear) -
     fill_queue(jobs)
     write_rate = timed_write(store, batch_size)
     clear()  # the archive then inserts, as it would in production, rather than overwrites
-    archive_rate, moved = timed_archive(store, batch_size)
+    archive_rate, moved = timed_archive(store, batch_size, jobs)
     assert moved == jobs and not Job.objects.exists(), "jobs left in the queue"
-    rates = f"write alone {write_rate:8,.0f} rows/s   archive {archive_rate:8,.0f} rows/s"
-    print(f"  {name:<10} {rates}")
     return {"write": write_rate, "archive": archive_rate}
 
 
@@ -136,10 +138,12 @@ def main() -> None:
     finally:
         cassandra.session.execute(f"DROP KEYSPACE IF EXISTS {cassandra.keyspace}")
         cassandra.close()
-    print(
-        f"cassandra / sql: write alone {cql['write'] / sql['write']:.2f}, "
-        f"archive {cql['archive'] / sql['archive']:.2f}"
-    )
+    rows = [
+        [name, round(rates["write"]), round(rates["archive"])]
+        for name, rates in (("sql", sql), ("cassandra", cql))
+    ]
+    rows.append(["cassandra / sql", cql["write"] / sql["write"], cql["archive"] / sql["archive"]])
+    print(table(["store", "write alone rows/s", "whole archive rows/s"], rows))
 
 
 if __name__ == "__main__":

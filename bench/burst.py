@@ -2,19 +2,17 @@
 whole pipeline (scheduler, two executors) on MariaDB, against nginx logging each call.
 
 Prints lost (must be 0), duplicates, and start delay (arrival minus X-Scheduled-At)
-p50/p95/p99/max for the critical jobs and for the rest; writes a PNG histogram.
-    DATABASE_URL=mysql://root:@127.0.0.1:3306/scheduler python bench/burst.py --jobs 30000
+p50/p99/last for all calls and p99 for the critical ones; writes PNG plots.
+    DATABASE_URL=mysql://root:@127.0.0.1:3306/wt_bench python bench/burst.py --jobs 30000
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
-import uuid
-from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -23,18 +21,28 @@ from django.db import connection  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
+from bench.delivery import HEADERS, Delivery, LogCounter, delivery, read_calls  # noqa: E402
 from bench.harness import (  # noqa: E402
     free_port,
     start_endpoint,
     start_manage,
     stop,
-    tenant_with_room,
+    tenant_with_room,  # noqa: E402
 )
-from bench.pictures import histogram_png  # noqa: E402
+from bench.report import Progress, histogram_png, started_curve_png, table  # noqa: E402
 from jobs.models import Job  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402
 from tasks.models import Task  # noqa: E402
 from tasks.services import bucket_for  # noqa: E402
+
+
+@dataclass
+class Burst:
+    jobs: int = 10_000
+    critical: int = 100
+    executors: int = 2
+    concurrency: int = 200
+    lead: float = 40.0  # seconds from creating the tasks to their due time
 
 
 def create_tasks(tenant, url: str, count: int, due: datetime, priority: int) -> set[str]:
@@ -56,19 +64,43 @@ def create_tasks(tenant, url: str, count: int, due: datetime, priority: int) -> 
     return {str(task.id) for task in tasks}
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+def run_ours(name: str, burst: Burst, url: str, record: Path, work: Path) -> Delivery:
+    """One burst through this project's scheduler and executors; the database must be the
+    benchmark's own (it is emptied first)."""
+    Job.objects.all().delete()
+    Task.objects.all().delete()
+    tenant = tenant_with_room()
+    due = (datetime.now(UTC) + timedelta(seconds=burst.lead)).replace(microsecond=0)
+    groups = dict.fromkeys(create_tasks(tenant, url, burst.jobs, due, 5), "rest")
+    groups |= dict.fromkeys(create_tasks(tenant, url, burst.critical, due, 0), "critical")
+    connection.close()
+    processes = [start_manage(["run_scheduler", "--lookahead", "15"], work / "scheduler.log")]
+    for n in range(burst.executors):
+        args = ["run_executor", "--concurrency", str(burst.concurrency), "--worker-id", f"b{n}"]
+        processes.append(start_manage(args, work / f"executor-{n}.log"))
+    try:
+        wait_for_calls(name, LogCounter(record), len(groups), due.timestamp())
+    finally:
+        for process in processes:
+            stop(process)
+    task_of = {str(job): str(task) for job, task in Job.objects.values_list("id", "task_id")}
+    by_job = {job: groups[task] for job, task in task_of.items() if task in groups}
+    return delivery(name, read_calls(record), by_job, len(groups))
 
 
-def describe(label: str, delays: list[float]) -> str:
-    if not delays:
-        return f"{label}: no calls"
-    return (
-        f"{label:9s} n={len(delays):6d}  p50 {percentile(delays, 0.50):6.2f}s  "
-        f"p95 {percentile(delays, 0.95):6.2f}s  p99 {percentile(delays, 0.99):6.2f}s  "
-        f"max {max(delays):6.2f}s"
-    )
+def wait_for_calls(label: str, counter: LogCounter, total: int, due: float) -> None:
+    """Until `total` calls arrived, or nothing arrived for 30 s after the due time."""
+    progress = Progress(label, total)
+    last_change, seen = time.time(), 0
+    while seen < total:
+        time.sleep(0.1)  # reading the log's new lines costs next to nothing
+        count = counter.poll()
+        if count != seen:
+            seen, last_change = count, time.time()
+        progress.update(seen)
+        if time.time() > max(due, last_change) + 30:
+            break
+    progress.close()
 
 
 def main() -> None:
@@ -80,71 +112,27 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=40.0, help="seconds until the burst")
     parser.add_argument("--png", default="bench/burst.png")
     args = parser.parse_args()
+    burst = Burst(args.jobs, args.critical, args.executors, args.concurrency, args.lead)
     use_fresh_database("bench_burst")
     work = Path(tempfile.mkdtemp(prefix="bench-burst-"))
     record = work / "calls.csv"
     port = free_port()
     endpoint = start_endpoint(port, record)
-    url = f"http://127.0.0.1:{port}/hook"
-    tenant = tenant_with_room()
-    due = (datetime.now(UTC) + timedelta(seconds=args.lead)).replace(microsecond=0)
-    rest = create_tasks(tenant, url, args.jobs, due, priority=5)
-    critical = create_tasks(tenant, url, args.critical, due, priority=0)
-    connection.close()
-    processes = [start_manage(["run_scheduler", "--lookahead", "15"], work / "scheduler.log")]
-    processes += [
-        start_manage(
-            ["run_executor", "--concurrency", str(args.concurrency), "--worker-id", f"burst-{n}"],
-            work / f"executor-{n}.log",
-        )
-        for n in range(args.executors)
-    ]
-    total = args.jobs + args.critical
     try:
-        deadline = time.time() + args.lead + 300
-        while time.time() < deadline:
-            done = Job.objects.filter(status="succeeded").count()
-            if done >= total:
-                break
-            time.sleep(1)
+        result = run_ours("ours", burst, f"http://127.0.0.1:{port}/hook", record, work)
     finally:
-        for process in processes:
-            stop(process)
         stop(endpoint)
-    calls = [line.split(",") for line in record.read_text().splitlines() if line]
-    per_key = Counter(call[1] for call in calls)
-    first: dict[str, float] = {}
-    for at, key, scheduled, _attempt in calls:
-        moment = datetime.fromisoformat(scheduled.replace("Z", "+00:00")).timestamp()
-        first.setdefault(key, float(at) - moment)
-    task_of = dict(Job.objects.values_list("id", "task_id"))
-    delivered_tasks = {str(task_of.get(uuid.UUID(key))) for key in first}
-    lost = len((rest | critical) - delivered_tasks)
-    keys_by_task = {str(task): str(job) for job, task in task_of.items()}
-    delays_rest = [first[keys_by_task[t]] for t in rest if keys_by_task.get(t) in first]
-    delays_critical = [first[keys_by_task[t]] for t in critical if keys_by_task.get(t) in first]
     print(machine_line())
     print(
-        f"burst: {args.jobs} jobs + {args.critical} critical due at one second; "
-        f"{args.executors} executors x concurrency {args.concurrency}; scheduler lookahead 15s"
+        f"burst: {burst.jobs} jobs + {burst.critical} priority 0 due at one second; "
+        f"{burst.executors} executors x concurrency {burst.concurrency}; lookahead 15s"
     )
-    print(f"lost: {lost}")
-    print(f"duplicates: {sum(n - 1 for n in per_key.values() if n > 1)}")
-    print(describe("critical", delays_critical))
-    print(describe("rest", delays_rest))
-    all_delays = delays_rest + delays_critical
-    if all_delays:
-        span = max(float(c[0]) for c in calls) - min(float(c[0]) for c in calls)
-        print(
-            f"delivered {len(all_delays)} in {span:.1f}s ({len(all_delays) / span:.0f}/s); "
-            f"median {statistics.median(all_delays):.2f}s"
-        )
-        histogram_png(
-            Path(args.png),
-            {"rest": delays_rest, "critical": delays_critical},
-            f"start delay, {args.jobs}+{args.critical} jobs due at once",
-        )
-        print(f"histogram: {args.png}")
+    print(table(HEADERS, [result.row()]))
+    title = f"start delay, {burst.jobs}+{burst.critical} jobs due at once"
+    histogram_png(Path(args.png), title, {"rest": result.rest, "priority 0": result.critical})
+    curve = Path(args.png).with_name(Path(args.png).stem + "-curve.png")
+    started_curve_png(curve, title, {"rest": result.rest, "priority 0": result.critical})
+    print(f"plots: {args.png}, {curve}")
 
 
 if __name__ == "__main__":

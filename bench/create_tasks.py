@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.harness import ROOT, database_url, free_port, stop  # noqa: E402
+from bench.report import Progress, table  # noqa: E402
 from tasks.auth import issue_token  # noqa: E402
 from tasks.models import Task, Tenant  # noqa: E402
 
@@ -42,12 +43,17 @@ def start_api(port: int) -> subprocess.Popen:
     raise SystemExit("gunicorn did not start")
 
 
-def timed(work, count: int, threads: int) -> float:
+def timed(label: str, work, count: int, threads: int) -> float:
     """Run work(n) for n in range(count) on `threads` client threads; returns calls/s."""
+    progress = Progress(label, count)
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        codes = list(pool.map(work, range(count)))
+        codes = []
+        for code in pool.map(work, range(count)):
+            codes.append(code)
+            progress.update(len(codes))
     elapsed = time.perf_counter() - started
+    progress.close()
     bad = [code for code in codes if code not in (200, 201)]
     assert not bad, f"{len(bad)} failed requests, e.g. {bad[0]}"
     return count / elapsed
@@ -85,19 +91,28 @@ def main() -> None:
             assert all(r["status"] == 201 for r in response.json()["results"])
             return response.status_code
 
-        floor = timed(health, args.singles, args.threads)
-        singles = timed(single, args.singles, args.threads)
-        batches = timed(batch, args.batches, min(args.threads, 4)) * 500
+        floor = timed("GET /healthz", health, args.singles, args.threads)
+        singles = timed("single creates", single, args.singles, args.threads)
+        batches = timed("batches of 500", batch, args.batches, min(args.threads, 4)) * 500
     finally:
         stop(server)
     assert Task.objects.filter(tenant=tenant).count() == args.singles + args.batches * 500
     rows = [
-        ("GET /healthz (the HTTP floor)", floor, "requests/s", ""),
-        ("POST /v1/tasks, one task each", singles, "tasks/s", f"{singles / floor:.2f} of floor"),
-        ("POST /v1/tasks/batch, 500 each", batches, "tasks/s", f"{batches / singles:.1f}x singles"),
+        ["GET /healthz (the HTTP floor)", round(floor), "requests/s", ""],
+        [
+            "POST /v1/tasks, one task each",
+            round(singles),
+            "tasks/s",
+            f"{singles / floor:.2f} of floor",
+        ],
+        [
+            "POST /v1/tasks/batch, 500 each",
+            round(batches),
+            "tasks/s",
+            f"{batches / singles:.1f}x singles",
+        ],
     ]
-    for name, rate, unit, ratio in rows:
-        print(f"{name:<32} {rate:8,.0f} {unit:<11} {ratio}")
+    print(table(["route", "rate", "", "ratio"], rows))
 
 
 if __name__ == "__main__":

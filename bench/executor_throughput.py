@@ -20,7 +20,9 @@ import aiohttp  # noqa: E402
 from django.db import connection  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
+from bench.burst import wait_for_calls  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
+from bench.delivery import Delivery, LogCounter, delivery, read_calls  # noqa: E402
 from bench.harness import (  # noqa: E402
     free_port,
     insert_due_jobs,
@@ -30,6 +32,7 @@ from bench.harness import (  # noqa: E402
     tenant_with_room,
     wait_for_succeeded,
 )
+from bench.report import started_curve_png, table  # noqa: E402
 from jobs.models import Job  # noqa: E402
 
 
@@ -49,7 +52,10 @@ async def bare_loop(url: str, count: int, concurrency: int) -> float:
         return count / (time.perf_counter() - started)
 
 
-def executor_run(processes: int, url: str, count: int, concurrency: int, logs: Path) -> float:
+def executor_run(
+    processes: int, url: str, count: int, concurrency: int, logs: Path
+) -> tuple[float, Delivery]:
+    """jobs/s end to end, and what the endpoint saw (start delay from each job's due time)."""
     Job.objects.all().delete()
     executors = [
         start_manage(
@@ -68,42 +74,54 @@ def executor_run(processes: int, url: str, count: int, concurrency: int, logs: P
     ]
     time.sleep(3)  # let them start and idle
     tenant = tenant_with_room()
+    counter = LogCounter(logs / "calls.csv")
     insert_due_jobs(tenant, url, count)
     connection.close()
+    started = time.monotonic()
     try:
-        seconds = wait_for_succeeded(count, timeout=600)
+        wait_for_calls(f"{processes} executor(s)", counter, count, time.time())
+        wait_for_succeeded(count, timeout=600)
+        seconds = time.monotonic() - started
     finally:
         for executor in executors:
             stop(executor)
-    return count / seconds
+    groups = {str(job): "rest" for job in Job.objects.values_list("id", flat=True)}
+    calls = [call for call in read_calls(logs / "calls.csv") if call[1] in groups]
+    return count / seconds, delivery(f"{processes} executor(s)", calls, groups, count)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=20000)
     parser.add_argument("--concurrency", type=int, default=200)
+    parser.add_argument("--png", default="bench/executor.png")
     args = parser.parse_args()
     use_fresh_database("bench_exec")
     port = free_port()
-    endpoint = start_endpoint(port)
-    url = f"http://127.0.0.1:{port}/hook"
     logs = Path(tempfile.mkdtemp(prefix="bench-executor-"))
+    endpoint = start_endpoint(port, logs / "calls.csv")
+    url = f"http://127.0.0.1:{port}/hook"
     try:
-        print(machine_line())
-        print(f"{args.jobs} jobs due now, concurrency {args.concurrency}, nginx endpoint")
         bare = asyncio.run(bare_loop(url, args.jobs, args.concurrency))
-        print(f"bare aiohttp loop:      {bare:8.0f} calls/s")
-        one = executor_run(1, url, args.jobs, args.concurrency, logs)
-        print(f"1 executor process:     {one:8.0f} jobs/s (end to end)")
-        two = executor_run(2, url, args.jobs, args.concurrency, logs)
-        print(f"2 executor processes:   {two:8.0f} jobs/s (end to end)")
+        one, seen_one = executor_run(1, url, args.jobs, args.concurrency, logs)
+        two, seen_two = executor_run(2, url, args.jobs, args.concurrency, logs)
         bare_again = asyncio.run(bare_loop(url, args.jobs, args.concurrency))
-        print(f"bare aiohttp loop again:{bare_again:8.0f} calls/s")
-        reference = (bare + bare_again) / 2
-        print(f"ratio: {max(one, two) / reference:.2f}   (best executor / bare loop, goal >= 0.6)")
-        print(f"ratio 1 process: {one / reference:.2f}")
     finally:
         stop(endpoint)
+    reference = (bare + bare_again) / 2
+    print(machine_line())
+    print(f"{args.jobs} jobs due now, concurrency {args.concurrency}, nginx endpoint")
+    rows = [
+        ["bare aiohttp loop", round(bare), "calls/s", "", ""],
+        ["1 executor process", round(one), "jobs/s", one / reference, seen_one.lost],
+        ["2 executor processes", round(two), "jobs/s", two / reference, seen_two.lost],
+        ["bare aiohttp loop again", round(bare_again), "calls/s", "", ""],
+    ]
+    print(table(["variant", "rate", "", "/ bare", "lost"], rows))
+    print(f"ratio: {max(one, two) / reference:.2f}   (best executor / bare loop, goal >= 0.6)")
+    runs = {seen.name: seen.delays for seen in (seen_one, seen_two)}
+    started_curve_png(Path(args.png), f"{args.jobs:,} jobs due now: calls started", runs)
+    print(f"plot: {args.png}")
 
 
 if __name__ == "__main__":

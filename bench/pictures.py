@@ -1,9 +1,8 @@
-"""The benchmarks' PNGs, drawn with pillow: a start-delay histogram (bench/burst.py) and a
-start delay over time with the faults marked (bench/campaign.py)."""
+"""The campaign's PNG, drawn with pillow: start delay over time with the faults marked
+(bench/campaign.py). The other benchmarks' pictures are in bench/report.py."""
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -26,33 +25,6 @@ def _x_axis(draw: ImageDraw.ImageDraw, top: float, unit: str = "s") -> None:
     for tick in range(0, 6):
         x = MARGIN + (WIDTH - 2 * MARGIN) * tick / 5
         draw.text((x - 10, HEIGHT - MARGIN + 8), f"{top * tick / 5:.1f}{unit}", fill="black")
-
-
-def histogram_png(path: Path, series: dict[str, list[float]], title: str) -> None:
-    image, draw = _canvas(title)
-    top = max(max(values) for values in series.values() if values)
-    bins = 60
-    size = max(top / bins, 1e-6)
-    colours = {"rest": OTHER_COLOUR, "critical": PRIORITY_COLOURS[0]}
-    counts = {
-        name: Counter(min(bins - 1, int(v / size)) for v in values)
-        for name, values in series.items()
-    }
-    peak = max(max(c.values(), default=1) for c in counts.values())
-    bar = (WIDTH - 2 * MARGIN) / bins
-    for name, counter in counts.items():
-        for index, count in counter.items():
-            x0 = MARGIN + index * bar
-            y0 = HEIGHT - MARGIN - (HEIGHT - 2 * MARGIN) * count / peak
-            draw.rectangle(
-                [x0, y0, x0 + bar - 1, HEIGHT - MARGIN],
-                outline=colours[name],
-                fill=colours[name] if name == "rest" else None,
-                width=2,
-            )
-    _x_axis(draw, top)
-    draw.text((WIDTH - 260, 15), "blue: rest   red outline: critical", fill="black")
-    image.save(path)
 
 
 def timeline_png(

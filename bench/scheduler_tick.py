@@ -25,6 +25,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
+from bench.report import Progress, table  # noqa: E402
 from jobs.models import Job  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402
 from scheduler_site.sqltools import datetime_param, uuid_param  # noqa: E402
@@ -73,7 +74,9 @@ def measure_round_robin(variants: list[tuple[str, object]], tasks: list[Task], t
     """Run the variants in turn, tick after tick, so machine noise hits them alike."""
     durations = {label: [] for label, _ in variants}
     statements = {label: 0 for label, _ in variants}
+    progress = Progress(f"{ticks} ticks x {len(variants)}", ticks)
     for n in range(ticks):
+        progress.update(n)
         base = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=37 * n)
         for label, tick in variants:
             reset(tasks, base)
@@ -85,6 +88,8 @@ def measure_round_robin(variants: list[tuple[str, object]], tasks: list[Task], t
             assert done == len(tasks), f"{label}: {done} tasks ticked, expected {len(tasks)}"
             assert Job.objects.count() == len(tasks)
             statements[label] = max(statements[label], len(queries.captured_queries))
+    progress.update(ticks)
+    progress.close()
     results = {}
     for label, values in durations.items():
         values.sort()
@@ -223,13 +228,12 @@ def main() -> None:
     ]
     measure_round_robin(variants, tasks, 2)  # warm-up
     measured = measure_round_robin(variants, tasks, args.ticks)
-    results = {}
-    for label, _ in variants:
-        results[label[0]] = result = measured[label]
-        print(
-            f"{label:18s} median {result['median']:7.1f} ms   p95 {result['p95']:7.1f} ms"
-            f"   statements/tick {result['statements']}"
-        )
+    results = {label[0]: measured[label] for label, _ in variants}
+    rows = [
+        [label, measured[label]["median"], measured[label]["p95"], measured[label]["statements"]]
+        for label, _ in variants
+    ]
+    print(table(["variant", "median ms", "p95 ms", "statements/tick"], rows))
     a, b, c, d = (results[k]["median"] for k in "abcd")
     print(f"ratio a/b: {a / b:.2f}   (goal <= 1.2)")
     print(f"ratio c/a: {c / a:.1f}")
