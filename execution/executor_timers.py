@@ -78,11 +78,10 @@ class Timers:
     def _offer(self, group: list[HeldJob]) -> None:
         """Priority 0 now; the rest on the loop's next turn, after those calls have started."""
         critical = [held for held in group if held.job.priority == CRITICAL_PRIORITY]
-        for held in critical:
+        for held in fair_order(critical):
             self.pool.offer(held)
         if len(critical) < len(group):
-            rest = [held for held in group if held.job.priority != CRITICAL_PRIORITY]
-            rest.sort(key=lambda held: held.job.priority)
+            rest = fair_order([held for held in group if held.job.priority != CRITICAL_PRIORITY])
             self._offering[id(rest)] = rest
             asyncio.get_running_loop().call_soon(self._offer_later, id(rest))
 
@@ -105,3 +104,18 @@ class Timers:
             self.outbox.give_back(job, JobStatus.HELD)  # waits with its task
             return True
         return False
+
+
+def fair_order(group: list[HeldJob]) -> list[HeldJob]:
+    """Most urgent priority first and, within a priority, tenants taking turns: a tenant
+    whose jobs were claimed last (it had few, or they were made late) is not queued behind
+    all of a noisy tenant's jobs due in the same second."""
+    by_level: dict[tuple[int, str], list[HeldJob]] = {}
+    for held in group:
+        by_level.setdefault((held.job.priority, held.job.tenant_id), []).append(held)
+    ordered = []
+    for priority in sorted({priority for priority, _ in by_level}):
+        queues = [jobs for (level, _), jobs in by_level.items() if level == priority]
+        for turn in range(max(len(jobs) for jobs in queues)):
+            ordered += [jobs[turn] for jobs in queues if turn < len(jobs)]
+    return ordered

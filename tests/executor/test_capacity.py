@@ -111,3 +111,17 @@ def test_priority_0_calls_of_a_burst_start_before_the_rest_of_its_second(
     wait_until(lambda: len(endpoint.received) == 305, timeout=20, message="burst not delivered")
     first = sorted(endpoint.received, key=lambda call: call.at)[:10]
     assert sum("critical" in call.path for call in first) == 5
+
+
+def test_a_quiet_tenant_is_not_queued_behind_a_noisy_one_due_in_the_same_second(
+    endpoint, make_job, run_executor, tenant
+):
+    due = datetime.now(UTC) + timedelta(seconds=2)
+    for i in range(200):
+        make_job(endpoint.url(f"/slow/0.1?noisy={i}"), due=due)
+    quiet = Tenant.objects.create(name="quiet")
+    few = [make_job(endpoint.url(f"/ok?quiet={i}"), task_tenant=quiet, due=due) for i in range(5)]
+    run_executor(concurrency=10, horizon_seconds=10)
+    wait_for_status(few, {"succeeded"}, timeout=10)
+    noisy_done = len(endpoint.requests_for("/slow"))
+    assert noisy_done < 60, "the quiet tenant's calls waited behind the noisy tenant's"
