@@ -1,5 +1,7 @@
 """Request and response shapes of the task API (types only; the rules live in services)."""
 
+from datetime import UTC, datetime
+
 from rest_framework import serializers
 
 from tasks.models import HttpMethod, MisfirePolicy, Task
@@ -90,3 +92,24 @@ class TaskOutput(serializers.ModelSerializer):
             "created_at",
             "updated_at",
         ]
+
+    def to_representation(self, task: Task) -> dict:
+        """Built directly: this body goes out for every task of a batch or a page, and the
+        generic path walks twenty field objects per task, a fifth of a batch's time
+        (tests/api/test_task_output.py keeps both equal)."""
+        body = {name: getattr(task, name) for name in self.Meta.fields}
+        body["id"] = str(task.id)
+        for name in ("name", "cron", "timezone", "method", "misfire_policy", "status"):
+            if body[name] is not None:
+                body[name] = str(body[name])  # a choice's member as its plain value
+        for name in ("run_at", "next_run_at", "created_at", "updated_at"):
+            body[name] = _iso_utc(body[name])
+        return body
+
+
+def _iso_utc(moment: datetime | None) -> str | None:
+    """As DRF writes an aware datetime in the UTC zone: ISO 8601 ending in Z."""
+    if moment is None:
+        return None
+    text = moment.astimezone(UTC).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
