@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import platform
-
 import MySQLdb
 from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
+
+from bench import mariadb
 
 
 def use_fresh_database(suffix: str) -> str:
@@ -29,16 +28,6 @@ def use_fresh_database(suffix: str) -> str:
 
 
 def machine_line() -> str:
+    """The machine line, with the version of the server Django is connected to."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT VERSION()")
-        version = cursor.fetchone()[0]
-    model = "unknown cpu"
-    try:
-        with open("/proc/cpuinfo") as info:
-            model = next(line.split(":", 1)[1].strip() for line in info if "model name" in line)
-    except (OSError, StopIteration):
-        pass
-    return (
-        f"{os.cpu_count()} cores ({model}), Python {platform.python_version()},"
-        f" MariaDB {version}, {platform.system()} {platform.release()}"
-    )
+        return mariadb.machine_line(cursor)

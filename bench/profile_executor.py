@@ -25,7 +25,7 @@ from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.cpu import CpuMeter  # noqa: E402
 from bench.delivery import LogCounter  # noqa: E402
 from bench.executor_throughput import bare_loop  # noqa: E402
-from bench.harness import (  # noqa: E402  # noqa: E402
+from bench.harness import (  # noqa: E402
     free_port,
     insert_due_jobs,
     start_endpoint,
