@@ -1,6 +1,6 @@
-"""What the operators' dashboard shows, each figure read from an index of its own: the queue
-by status and priority (the claim index), due but unclaimed jobs, recent deaths (the archive
-index) and each process's last heartbeat."""
+"""What the operators' dashboard shows, each figure read from the queue's wake index: the
+queue by status and priority, due but unclaimed jobs, recent deaths; and each process's last
+heartbeat."""
 
 from __future__ import annotations
 
@@ -58,7 +58,8 @@ def read_dashboard() -> Dashboard:
 
 
 def _dead_since(moment: datetime) -> int:
-    return Job.objects.filter(status=JobStatus.DEAD, finished_at__gte=moment).count()
+    # A dead row's wake_at is its end: the count stays inside the wake index.
+    return Job.objects.filter(status=JobStatus.DEAD, wake_at__gte=moment).count()
 
 
 def read_heartbeats(now: datetime) -> list[Heartbeat]:

@@ -38,7 +38,8 @@ class DeadLetterAdmin(QueueAdmin):
     ]
     actions = ["retry_jobs", "discard_jobs"]
     change_list_template = "console/dlq_change_list.html"
-    ordering = ["-finished_at", "-id"]  # the latest deaths first (the archive index's order)
+    # The latest deaths first: a sort of the dead rows (the archiver keeps them two weeks).
+    ordering = ["-finished_at", "-id"]
 
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).filter(status=JobStatus.DEAD)

@@ -39,7 +39,8 @@ class DueFilter(admin.SimpleListFilter):
 
 
 class DiedFilter(admin.SimpleListFilter):
-    """Dead jobs by when they died (finished_at: the archive index serves the range)."""
+    """Dead jobs by when they died (a dead row's wake_at is its end: the wake index's
+    entries of the dead rows serve the range)."""
 
     title = "died"
     parameter_name = "died"
@@ -52,7 +53,7 @@ class DiedFilter(admin.SimpleListFilter):
         window = self.WINDOWS.get(self.value() or "")
         if window is None:
             return queryset
-        return queryset.filter(finished_at__gte=timezone.now() - window)
+        return queryset.filter(wake_at__gte=timezone.now() - window)
 
 
 def job_search(queryset: QuerySet, term: str) -> QuerySet:

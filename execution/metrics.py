@@ -65,7 +65,7 @@ def read_queue() -> QueueReading:
         cursor.execute("SELECT status, priority, COUNT(*) FROM jobs GROUP BY status, priority")
         depth = [(status, priority, count) for status, priority, count in cursor.fetchall()]
         cursor.execute(
-            "SELECT COUNT(*) FROM jobs WHERE status = 'pending' AND next_attempt_at <= %s",
+            "SELECT COUNT(*) FROM jobs WHERE status = 'pending' AND wake_at <= %s",
             [datetime_param(timezone.now())],
         )
         due = cursor.fetchone()[0]

@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from history.records import HistoryRecord, HistoryStore
@@ -18,6 +19,8 @@ from history.stores import history_store
 from jobs.archive_delete import archive_delete
 from jobs.attempts import attempts_by_job
 from jobs.models import Job, JobStatus
+from jobs.wake_index import oldest_rows
+from scheduler_site.sqltools import datetime_param, uuid_text
 
 
 def job_record(job: Job) -> HistoryRecord:
@@ -34,15 +37,17 @@ def archive_delays() -> dict[str, timedelta]:
 
 
 def archivable_jobs(*, now: datetime, batch_size: int) -> list[Job]:
-    """Finished jobs old enough to leave, oldest first, one index range per status."""
-    jobs: list[Job] = []
-    for status, delay in archive_delays().items():
-        remaining = batch_size - len(jobs)
-        if remaining <= 0:
-            break
-        query = Job.objects.filter(status=status, finished_at__lt=now - delay)
-        jobs += list(query.order_by("finished_at")[:remaining])
-    return jobs
+    """Finished jobs old enough to leave (a finished row's wake_at is its end), oldest
+    first within each status, read through the wake index."""
+    keys = []
+    with connection.cursor() as cursor:
+        for status, delay in archive_delays().items():
+            if len(keys) >= batch_size:
+                break
+            until = ("%s", [datetime_param(now - delay)])
+            rows = oldest_rows(cursor, status, until, batch_size - len(keys))
+            keys += [row[0] for row in rows]
+    return list(Job.objects.filter(id__in=[uuid_text(key) for key in keys]).order_by("wake_at"))
 
 
 def archive_batch(

@@ -13,17 +13,11 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+
+from jobs.wake_index import DueGroup
 
 # Bounds one round's statement: more tenants than this wait for the next round, oldest first.
 MAX_TENANTS_PER_LEVEL = 64
-
-
-@dataclass(frozen=True)
-class DueGroup:
-    priority: int
-    tenant: str  # as the database spells it
-    oldest: datetime
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The jobs table: one row per run of a task, and the queue the executors claim from."""
 
 from django.db import models
+from django.db.models import Case, F, When
 
 from scheduler_site.ids import new_id
 
@@ -22,9 +23,8 @@ RESPONSE_HEAD_LIMIT = 256
 class Job(models.Model):
     id = models.UUIDField(primary_key=True, default=new_id, editable=False)
     # No foreign-key constraints: the queue table takes no locks on tenants or tasks. No
-    # index of their own either (Django adds one even without the constraint): each is the
-    # prefix of another index (jobs_dlq_idx, jobs_task_run_uniq), and every extra B-tree is
-    # written by every insert and every delete.
+    # index of their own either (Django adds one even without the constraint): the task's
+    # is the prefix of the run key, and the tenant's readers use jobs_wake_idx.
     tenant = models.ForeignKey(
         "tasks.Tenant",
         on_delete=models.DO_NOTHING,
@@ -61,18 +61,27 @@ class Job(models.Model):
     run_now = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When the row next needs attention: its due time while it waits, its lease expiry
+    # while it runs, its end once finished. Computed by the database on every write, so
+    # no statement can forget it, and the one index over it serves the claim, the
+    # reconciler and the archiver (jobs/wake_index.py).
+    wake_at = models.GeneratedField(
+        expression=Case(
+            When(status__in=["pending", "held"], then=F("next_attempt_at")),
+            When(status="running", then=F("lease_expires_at")),
+            default=F("finished_at"),
+        ),
+        output_field=models.DateTimeField(null=True),
+        db_persist=True,
+    )
 
     class Meta:
         db_table = "jobs"
+        # One secondary index besides the run key: every index is written by every insert,
+        # state change and delete, and this one is all the queue's processes read. Readers
+        # by tenant name the status and the priorities (0-9) to stay inside it.
         indexes = [
-            # The claim finds the tenants with due jobs per priority with a loose scan of this
-            # index, then reads one tight range per (priority, tenant): see jobs/fair_share.py.
-            models.Index(
-                fields=["status", "priority", "tenant", "next_attempt_at"], name="jobs_claim_idx"
-            ),
-            models.Index(fields=["status", "lease_expires_at"], name="jobs_reconcile_idx"),
-            models.Index(fields=["status", "finished_at"], name="jobs_archive_idx"),
-            models.Index(fields=["tenant", "status"], name="jobs_dlq_idx"),
+            models.Index(fields=["status", "priority", "tenant", "wake_at"], name="jobs_wake_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["task", "scheduled_at"], name="jobs_task_run_uniq"),

@@ -16,7 +16,8 @@ from django.db import connection, transaction
 from django.db.utils import OperationalError
 
 from jobs import queue_sql as q
-from jobs.fair_share import DueGroup, interleave, plan_asks
+from jobs import wake_index
+from jobs.fair_share import interleave, plan_asks
 from jobs.models import JobStatus
 from jobs.queue_engine import queue_engine
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
@@ -157,21 +158,20 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
 def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
     """Due jobs to claim, in claim order: by priority, tenants taking turns (fair_share)."""
     engine = queue_engine()
-    horizon, horizon_params = engine.horizon(lookahead_seconds)
-    lock = engine.lock
-    cursor.execute(q.DUE_TENANTS.format(horizon=horizon), horizon_params)
-    groups = [DueGroup(row[0], str(row[1]), datetime_from_db(row[2])) for row in cursor.fetchall()]
+    until = engine.horizon(lookahead_seconds)
+    groups = wake_index.due_groups(cursor, JobStatus.PENDING, until)
     slots = {p: critical_limit if p == CRITICAL_PRIORITY else normal_limit for p in range(10)}
     asks = plan_asks(groups, slots, frozenset(skip_tenants))
     if not asks:
         return []
     parts, params = [], []
     for index, ask in enumerate(asks):
-        fields = {"priority": ask.priority, "horizon": horizon, "lock": lock, "index": index}
-        parts.append(q.CLAIM_PART.format(**fields))
-        params += [ask.tenant, *horizon_params, ask.count]
-    cursor.execute(" UNION ALL ".join(parts), params)
-    rows = [(row[0], str(row[1]), row[2], datetime_from_db(row[3])) for row in cursor.fetchall()]
+        sql, part_params = wake_index.part(
+            JobStatus.PENDING, ask.priority, ask.tenant, ask.count, until, engine.lock, index
+        )
+        parts.append(sql)
+        params += part_params
+    rows = wake_index.read_rows(cursor, " UNION ALL ".join(parts), params)
     return [(key, tenant, priority) for key, tenant, priority, _ in interleave(rows, asks)]
 
 

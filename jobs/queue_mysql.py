@@ -11,6 +11,7 @@ import json
 
 from jobs.queue_engine import Row
 from jobs.queue_sql import TASK_STATUS
+from jobs.wake_index import oldest_rows
 
 MARK_RUNNING = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
@@ -94,12 +95,6 @@ SET j.status = r.status, j.worker_id = NULL, j.lease_expires_at = NULL, j.claime
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """
 
-# Rows an executor is writing right now are skipped: its result is about to settle them.
-EXPIRED = """
-SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < NOW(6)
-LIMIT %s FOR UPDATE SKIP LOCKED
-"""
-
 # The attempt the lease covered, as far as anyone knows: due to start at its time (or at
 # the claim, when claimed late), never heard of again.
 EXPIRED_ATTEMPTS = """
@@ -146,8 +141,10 @@ class MySQLQueue:
         return cursor.rowcount
 
     def reconcile(self, cursor, batch_size: int) -> int:
-        cursor.execute(EXPIRED, [batch_size])
-        ids = json.dumps([str(row[0]) for row in cursor.fetchall()])
+        # A running row's wake_at is its lease expiry. Rows an executor is writing right now
+        # are skipped: its result is about to settle them.
+        expired = oldest_rows(cursor, "running", ("NOW(6)", []), batch_size, self.lock)
+        ids = json.dumps([str(row[0]) for row in expired])
         if ids == "[]":
             return 0
         cursor.execute(EXPIRED_ATTEMPTS, [ids])

@@ -73,8 +73,9 @@ WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_i
 """
 
 # Both statements pick the same rows: the same ordered range, under the one writer's lock.
+# A running row's wake_at is its lease expiry.
 EXPIRED = """
-    SELECT id FROM jobs WHERE status = 'running' AND lease_expires_at < %s ORDER BY id LIMIT %s
+    SELECT id FROM jobs WHERE status = 'running' AND wake_at < %s ORDER BY id LIMIT %s
 """
 
 EXPIRED_ATTEMPTS = f"""

@@ -12,8 +12,10 @@ from jobs.archive import job_record
 from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import NotFound, ServiceUnavailable
-from tasks.models import Tenant
+from tasks.models import MAX_PRIORITY, MIN_PRIORITY, Tenant
 from tasks.services import task_get
+
+PRIORITY_RANGE = range(MIN_PRIORITY, MAX_PRIORITY + 1)
 
 
 def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
@@ -96,8 +98,9 @@ def merge_newest_first(live: list[HistoryRecord], archived: list[HistoryRecord])
 
 
 def dead_jobs(*, tenant: Tenant, before_id: uuid.UUID | None, limit: int) -> list[Job]:
-    """The tenant's dead letter queue, newest first."""
-    query = Job.objects.filter(tenant=tenant, status=JobStatus.DEAD)
+    """The tenant's dead letter queue, newest first: the tenant's dead rows of each priority
+    are ranges of the wake index, sorted together by id."""
+    query = Job.objects.filter(tenant=tenant, status=JobStatus.DEAD, priority__in=PRIORITY_RANGE)
     if before_id is not None:
         query = query.filter(id__lt=before_id)
     return list(query.order_by("-id")[:limit])

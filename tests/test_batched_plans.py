@@ -1,5 +1,5 @@
-"""Every batched statement reaches its rows through the primary key, and the claim's reads
-stay inside the claim index.
+"""Every batched statement reaches its rows through the primary key (the reads that find
+the rows stay inside the wake index: tests/test_wake_index.py).
 
 MariaDB plans a statement anew for every batch size. When a batch's plan leaves the primary
 key, a few hundred rows make it scan (and, under REPEATABLE READ, lock) the whole table, so
@@ -24,7 +24,6 @@ from jobs.queue_mysql import (
     RECORD_ATTEMPTS,
     RECORD_RESULTS,
 )
-from jobs.queue_sql import CLAIM_PART, DUE_TENANTS
 from tasks.models import Task
 from tasks.sql import ADVANCE_TASKS_MYSQL
 from tests.conftest import PUBLIC_URL
@@ -125,32 +124,3 @@ def test_the_tuple_list_form_of_the_delete_would_scan_the_table(crowded_queue):
     params = [value for job_id in ids for value in (job_id, "succeeded", 1)]
     (row,) = plan_of(delete_sqlite(len(ids)), params)
     assert row["type"] == "ALL", row
-
-
-def test_finding_tenants_with_due_jobs_jumps_from_group_to_group(crowded_queue):
-    """The fair share's first read: a loose index scan, not a walk over every due job."""
-    (row,) = plan_of(DUE_TENANTS.format(horizon="%s"), ["2030-01-01 00:00:00"])
-    assert row["key"] == "jobs_claim_idx" and "index for group-by" in row["Extra"], row
-
-
-def test_a_tenants_share_is_one_tight_range_of_the_claim_index(crowded_queue):
-    tenant = str(Job.objects.values_list("tenant_id", flat=True).first())
-    part = CLAIM_PART.format(priority=5, horizon="%s", lock="", index=0)
-    plan = plan_of(part, [tenant, "2030-01-01 00:00:00", BATCH])
-    (target,) = [row for row in plan if row["table"] == "jobs"]
-    assert (target["key"], target["type"]) == ("jobs_claim_idx", "range"), plan
-
-
-def test_the_jobs_table_keeps_one_index_per_reader_and_no_more(crowded_queue):
-    """Every index is written by every insert and delete of a job: none may be redundant."""
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW INDEX FROM jobs")
-        names = {row[2] for row in cursor.fetchall()}
-    assert names == {
-        "PRIMARY",
-        "jobs_task_run_uniq",
-        "jobs_claim_idx",
-        "jobs_reconcile_idx",
-        "jobs_archive_idx",
-        "jobs_dlq_idx",
-    }

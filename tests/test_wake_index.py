@@ -1,0 +1,165 @@
+"""The queue's processes read one secondary index, `(status, priority, tenant_id, wake_at)`.
+
+`wake_at` follows the row's state (the database computes it), every process's read stays
+inside the index (a loose scan for the groups, one tight range per group), and a locking
+read locks what it returns, not every row of its status.
+"""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection, transaction
+
+from jobs.models import Job
+from jobs.queue_sql import TENANT_BUDGETS
+from jobs.selectors import dead_jobs
+from jobs.wake_index import GROUPS, oldest_rows, part
+from tasks.models import Task
+from tests.conftest import PUBLIC_URL
+
+# ANALYZE TABLE commits the test's transaction (MariaDB commits around it): these tests
+# must be flushed afterwards rather than rolled back.
+pytestmark = pytest.mark.django_db(transaction=True)
+NOW = datetime.now(UTC)
+LONG_AGO = NOW - timedelta(days=2)
+LATER = NOW + timedelta(hours=1)
+EXPIRED = 20  # running rows whose lease ran out, among 2,000 whose lease holds
+OLD = 20  # succeeded rows old enough to archive, among 2,000 recent ones
+
+
+def job(tenant, task, n: int, status: str, **fields) -> Job:
+    return Job(
+        tenant=tenant,
+        task=task,
+        scheduled_at=NOW + timedelta(seconds=n),
+        next_attempt_at=LATER,
+        priority=n % 10,
+        status=status,
+        attempt=1,
+        **fields,
+    )
+
+
+@pytest.fixture
+def busy_queue(tenant, other_tenant) -> None:
+    """Two tenants' jobs in every state, at every priority."""
+    if connection.vendor != "mysql":
+        pytest.fail("plans and locks are MariaDB's: run with DATABASE_URL=mysql://...")
+    task = Task.objects.create(tenant=tenant, url=PUBLIC_URL, cron="* * * * *", next_run_at=NOW)
+    owners = [tenant, other_tenant]
+    held = {"worker_id": "w1", "lease_expires_at": LATER}
+    rows = [job(owners[n % 2], task, n, "pending") for n in range(2000)]
+    rows += [job(owners[n % 2], task, 10_000 + n, "running", **held) for n in range(2000)]
+    gone = {"worker_id": "w1", "lease_expires_at": LONG_AGO}
+    rows += [job(owners[n % 2], task, 20_000 + n, "running", **gone) for n in range(EXPIRED)]
+    rows += [
+        job(owners[n % 2], task, 30_000 + n, "succeeded", finished_at=NOW) for n in range(2000)
+    ]
+    old = {"finished_at": LONG_AGO}
+    rows += [job(owners[n % 2], task, 40_000 + n, "succeeded", **old) for n in range(OLD)]
+    rows += [job(tenant, task, 50_000 + n, "dead", finished_at=NOW) for n in range(200)]
+    Job.objects.bulk_create(rows)
+    with connection.cursor() as cursor:  # statistics as a table in service has them
+        cursor.execute("ANALYZE TABLE jobs, tasks, tenants")
+        cursor.fetchall()
+
+
+def plan_of(statement: str, params: list) -> list[dict]:
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + statement, params)
+        columns = [column[0] for column in cursor.description]
+        return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+
+def rows_locked(cursor) -> int:
+    cursor.execute(
+        "SELECT trx_rows_locked FROM information_schema.INNODB_TRX"
+        " WHERE trx_mysql_thread_id = CONNECTION_ID()"
+    )
+    row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+@pytest.mark.parametrize(
+    ("status", "fields", "source"),
+    [
+        ("pending", {}, "next_attempt_at"),
+        ("held", {}, "next_attempt_at"),
+        ("running", {"lease_expires_at": LATER}, "lease_expires_at"),
+        ("succeeded", {"finished_at": NOW}, "finished_at"),
+        ("dead", {"finished_at": NOW}, "finished_at"),
+        ("cancelled", {"finished_at": NOW}, "finished_at"),
+    ],
+)
+def test_wake_at_is_the_moment_the_rows_state_next_needs_attention(
+    status, fields, source, make_job
+):
+    made = make_job(PUBLIC_URL, due=LONG_AGO)
+    Job.objects.filter(id=made.id).update(status=status, **fields)
+    row = Job.objects.values("wake_at", source).get(id=made.id)
+    assert row["wake_at"] == row[source] is not None
+
+
+@pytest.mark.parametrize("status", ["pending", "running", "succeeded"])
+def test_the_groups_needing_attention_are_found_with_a_loose_scan(status, busy_queue):
+    (row,) = plan_of(GROUPS.format(until="%s"), [status, status, LATER])
+    assert row["key"] == "jobs_wake_idx" and "index for group-by" in row["Extra"], row
+
+
+def test_a_groups_rows_are_one_tight_range_of_the_index(busy_queue, tenant):
+    sql, params = part("pending", 5, str(tenant.id).replace("-", ""), 500, ("%s", [LATER]), "", 0)
+    plan = plan_of(sql, params)
+    (target,) = [row for row in plan if row["table"] == "jobs"]
+    assert (target["key"], target["type"]) == ("jobs_wake_idx", "range"), plan
+
+
+def test_the_reconcilers_read_returns_the_expired_leases_only(busy_queue):
+    with transaction.atomic(), connection.cursor() as cursor:
+        rows = oldest_rows(cursor, "running", ("NOW(6)", []), 1000, " FOR UPDATE SKIP LOCKED")
+    assert len(rows) == EXPIRED
+
+
+def test_the_reconcilers_read_locks_what_it_returns_not_every_running_row(busy_queue):
+    with transaction.atomic(), connection.cursor() as cursor:
+        oldest_rows(cursor, "running", ("NOW(6)", []), 1000, " FOR UPDATE SKIP LOCKED")
+        assert rows_locked(cursor) <= 3 * EXPIRED
+
+
+def test_a_plain_range_on_status_and_wake_at_would_lock_every_running_row(busy_queue):
+    """What the grouped read avoids: priority and tenant sit between status and wake_at."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM jobs WHERE status = 'running' AND wake_at < NOW(6)"
+            " LIMIT 1000 FOR UPDATE SKIP LOCKED"
+        )
+        assert len(cursor.fetchall()) == EXPIRED
+        assert rows_locked(cursor) >= 2000
+
+
+def test_the_archivers_read_returns_the_rows_old_enough_only(busy_queue):
+    cutoff = NOW - timedelta(hours=1)
+    with connection.cursor() as cursor:
+        rows = oldest_rows(cursor, "succeeded", ("%s", [cutoff]), 500)
+    assert len(rows) == OLD
+
+
+def test_a_tenants_running_count_reads_ten_ranges_of_the_index(busy_queue, tenant):
+    plan = plan_of(TENANT_BUDGETS.format(placeholders="%s"), [str(tenant.id).replace("-", "")])
+    (count,) = [row for row in plan if row["table"] == "j"]
+    assert (count["key"], count["type"]) == ("jobs_wake_idx", "range"), plan
+    assert "Using index" in count["Extra"], plan
+
+
+def test_a_dead_letter_page_reads_the_tenants_dead_rows_from_the_index(busy_queue, tenant):
+    assert len(dead_jobs(tenant=tenant, before_id=None, limit=50)) == 50
+    query = Job.objects.filter(tenant=tenant, status="dead", priority__in=range(10))
+    assert "jobs_wake_idx" in query.order_by("-id")[:50].explain()
+
+
+def test_the_jobs_table_keeps_three_b_trees(busy_queue):
+    """Every index is written by every insert and delete of a job: the primary key, the run
+    key that makes a tick's repeat a no-op, and the wake index."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW INDEX FROM jobs")
+        names = {row[2] for row in cursor.fetchall()}
+    assert names == {"PRIMARY", "jobs_task_run_uniq", "jobs_wake_idx"}
