@@ -1,5 +1,5 @@
 """Queue table layouts compared by bench/row_life.py: their DDL and their statements, which
-mirror jobs/queue_sql.py and jobs/archive_delete.py (JSON_TABLE batches joined on the
+mirror jobs/queue_mysql.py and jobs/wake_index.py (JSON_TABLE batches joined on the
 primary key, guarded UPDATEs fenced by attempt, claims with FOR UPDATE SKIP LOCKED).
 
 A lean layout keeps one `wake_at` column, "when this row next needs attention": the due time
@@ -22,6 +22,9 @@ class Layout:
     dead_letters: bool = False  # dead jobs listed per tenant from a small table
     tenant_counts: bool = True  # the claim counts each tenant's running jobs in SQL
     unique_run_key: bool = True
+    # wake_at computed by the database from the state (as jobs/models.py has it), read by
+    # (priority, tenant) group as jobs/wake_index.py does
+    generated: bool = False
 
     @property
     def table(self) -> str:
@@ -51,7 +54,24 @@ LEAN_TENANT = Layout(
 # ON DUPLICATE KEY then dedupes on the primary key and the unique B-tree goes, at the price
 # of ids in random order.
 LEAN_NO_RUN_KEY = Layout("d", "lean, id from run key, no unique", (WAKE,), True, True, False, False)
-LAYOUTS = {layout.key: layout for layout in (TODAY, LEAN, LEAN_TENANT, LEAN_NO_RUN_KEY)}
+# What main adopted: the lean layout with the tenant in the index (the claim's fair share
+# and the tenant's running count need it), wake_at generated, dead letters read from the
+# index (priority IN (0..9) per tenant) instead of a table.
+MAIN = Layout(
+    "e",
+    "main: generated wake_at, by tenant",
+    ("KEY wake_idx (status, priority, tenant_id, wake_at)",),
+    lean=True,
+    generated=True,
+)
+LAYOUTS = {layout.key: layout for layout in (TODAY, LEAN, LEAN_TENANT, LEAN_NO_RUN_KEY, MAIN)}
+GENERATED_WAKE = """wake_at DATETIME(6) GENERATED ALWAYS AS (CASE
+    WHEN status IN ('pending', 'held') THEN next_attempt_at
+    WHEN status = 'running' THEN lease_expires_at ELSE finished_at END) STORED,"""
+
+
+def writes_wake(layout: Layout) -> bool:
+    return layout.lean and not layout.generated
 
 
 def create_table(layout: Layout) -> list[str]:
@@ -59,6 +79,7 @@ def create_table(layout: Layout) -> list[str]:
     if layout.unique_run_key:
         keys.insert(0, "UNIQUE KEY run_uniq (task_id, scheduled_at)")
     wake = "wake_at DATETIME(6) NOT NULL," if layout.lean else ""
+    wake = GENERATED_WAKE if layout.generated else wake
     statements = [
         f"DROP TABLE IF EXISTS {layout.table}, dead_{layout.key}",
         f"""CREATE TABLE {layout.table} (
@@ -86,7 +107,7 @@ def create_table(layout: Layout) -> list[str]:
 
 def insert(layout: Layout) -> str:
     """One batch of new jobs (the tick's insert), rows as [id, tenant, task, at, priority]."""
-    wake_column, wake_value = (", wake_at", ", r.at") if layout.lean else ("", "")
+    wake_column, wake_value = (", wake_at", ", r.at") if writes_wake(layout) else ("", "")
     return f"""
 INSERT INTO {layout.table} (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
@@ -98,11 +119,13 @@ FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$[0]', tenant_id CHAR(36) 
 ON DUPLICATE KEY UPDATE {layout.table}.id = {layout.table}.id"""
 
 
-def due_tenants(layout: Layout) -> str:
-    """Today's fair share: which tenants have due jobs per priority (a loose index scan)."""
+def due_tenants(layout: Layout, status: str = "pending") -> str:
+    """The fair share's first read: which tenants have due jobs per priority (a loose index
+    scan); main's reconciler and archiver find their groups the same way."""
+    when = "wake_at" if layout.lean else "next_attempt_at"
     return f"""
-SELECT priority, tenant_id, MIN(next_attempt_at) FROM {layout.table}
-WHERE status BETWEEN 'pending' AND 'pending' AND next_attempt_at <= NOW(6)
+SELECT priority, tenant_id, MIN({when}) FROM {layout.table}
+WHERE status BETWEEN '{status}' AND '{status}' AND {when} <= NOW(6)
 GROUP BY status, priority, tenant_id"""
 
 
@@ -126,15 +149,17 @@ SELECT * FROM (SELECT id, tenant_id FROM {layout.table}
 
 def tenant_budgets(layout: Layout, count: int) -> str:
     marks = ", ".join(["%s"] * count)
+    named = f" AND j.priority IN ({PRIORITIES})" if layout.generated else ""
     return f"""
 SELECT n.id, n.concurrency_limit,
-    (SELECT COUNT(*) FROM {layout.table} AS j WHERE j.tenant_id = n.id AND j.status = 'running')
+    (SELECT COUNT(*) FROM {layout.table} AS j
+        WHERE j.tenant_id = n.id AND j.status = 'running'{named})
 FROM tenants_bench AS n WHERE n.id IN ({marks})"""
 
 
 def mark_running(layout: Layout) -> str:
     lease = "GREATEST(j.next_attempt_at, NOW(6)) + INTERVAL (j.timeout_seconds + %s) SECOND"
-    wake = f", j.wake_at = {lease}" if layout.lean else ""
+    wake = f", j.wake_at = {lease}" if writes_wake(layout) else ""
     return f"""
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN {layout.table} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
@@ -160,7 +185,7 @@ RESULT_COLUMNS = """id CHAR(36) PATH '$[0]', attempt INT PATH '$[1]',
 
 def record_results(layout: Layout) -> str:
     # Finished rows may be archived at once here (no retention delay), so wake_at = finished.
-    wake = ", j.wake_at = COALESCE(r.next_attempt_at, r.finished_at)" if layout.lean else ""
+    wake = ", j.wake_at = COALESCE(r.next_attempt_at, r.finished_at)" if writes_wake(layout) else ""
     return f"""
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS ({RESULT_COLUMNS})) AS r
 STRAIGHT_JOIN {layout.table} AS j FORCE INDEX (PRIMARY) ON j.id = r.id
@@ -180,6 +205,12 @@ SELECT j.id, j.tenant_id, j.task_id, j.finished_at, j.error
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN {layout.table} AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 WHERE j.status = 'dead'"""
+
+
+def archivable_group(layout: Layout) -> str:
+    """Main's archiver: one group's finished jobs (after due_tenants found the groups)."""
+    return f"""SELECT * FROM {layout.table} WHERE status = %s AND priority = %s
+    AND tenant_id = %s AND wake_at <= NOW(6) ORDER BY wake_at LIMIT %s"""
 
 
 def archivable(layout: Layout) -> str:

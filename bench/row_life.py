@@ -93,7 +93,7 @@ def fair_asks(groups: list[tuple], critical: int, normal: int) -> list[tuple[int
 def candidates(cursor, layout: sql.Layout) -> list[str]:
     critical = BATCH["claim"] // CRITICAL_SHARE
     normal = BATCH["claim"] - critical
-    if layout.lean:
+    if layout.lean and not layout.generated:
         cursor.execute(sql.due_priorities(layout))
         due = [row[0] for row in cursor.fetchall()]
         normal_due = [p for p in due if p != 0]
@@ -141,7 +141,7 @@ def exchange(cursor, layout: sql.Layout, results: list[list], dead: list[str]) -
     keys = candidates(cursor, layout)
     claimed = []
     if keys:
-        margins = [LEASE_MARGIN] * (2 if layout.lean else 1)
+        margins = [LEASE_MARGIN] * (2 if sql.writes_wake(layout) else 1)
         cursor.execute(sql.mark_running(layout), [json.dumps(keys), WORKER, *margins])
         cursor.execute(sql.claimed_details(layout), [json.dumps(keys), WORKER])
         claimed = list(cursor.fetchall())
@@ -167,8 +167,7 @@ def archive_all(cursor, layout: sql.Layout, count: int) -> int:
     moved = 0
     for status in ("succeeded", "dead"):
         while True:
-            cursor.execute(sql.archivable(layout), [status, BATCH["archive"]])
-            rows = cursor.fetchall()
+            rows = archivable(cursor, layout, status)
             if not rows:
                 break
             cursor.execute("BEGIN")
@@ -181,6 +180,21 @@ def archive_all(cursor, layout: sql.Layout, count: int) -> int:
             progress.update(moved)
     progress.close()
     return moved
+
+
+def archivable(cursor, layout: sql.Layout, status: str) -> list[tuple]:
+    if not layout.generated:
+        cursor.execute(sql.archivable(layout), [status, BATCH["archive"]])
+        return list(cursor.fetchall())
+    cursor.execute(sql.due_tenants(layout, status))
+    rows: list[tuple] = []
+    for priority, tenant, _ in cursor.fetchall():
+        left = BATCH["archive"] - len(rows)
+        if left <= 0:
+            break
+        cursor.execute(sql.archivable_group(layout), [status, priority, tenant, left])
+        rows += cursor.fetchall()
+    return rows
 
 
 def one_run(cursor, layout: sql.Layout, count: int, others: int, meter: CpuMeter) -> Run:
@@ -239,7 +253,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=50_000)
     parser.add_argument("--others", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--layouts", default="abcd")
+    parser.add_argument("--layouts", default="abcde")
     parser.add_argument("--database", default=f"{server()[1]}_layouts")
     parser.add_argument("--checks", default="abc", help="layouts whose plans are checked")
     args = parser.parse_args()

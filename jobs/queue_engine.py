@@ -28,6 +28,9 @@ class QueueEngine(Protocol):
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         """running -> pending (or held), charging no attempt."""
 
+    def archive_delete(self, cursor, batch: str) -> int:
+        """Delete the JSON list of [id, status, attempt] still as read, and their attempts."""
+
     def reconcile(self, cursor, batch_size: int) -> int:
         """running -> pending (or dead) where the lease expired."""
 

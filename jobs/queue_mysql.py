@@ -116,6 +116,23 @@ SET j.status = IF(j.attempt >= j.max_attempts, 'dead', 'pending'),
 """
 
 
+# The archive's delete: a row goes only if its (id, status, attempt) is still as read.
+ARCHIVE_DELETE = """
+DELETE j FROM JSON_TABLE(%s, '$[*]' COLUMNS (
+    id CHAR(36) PATH '$[0]', status VARCHAR(16) PATH '$[1]', attempt INT PATH '$[2]'
+)) AS c
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY)
+    ON j.id = c.id AND j.status = c.status AND j.attempt = c.attempt
+"""
+
+# A job's attempts go with it, and only then: a job still in the queue keeps its log.
+ARCHIVE_DELETE_ATTEMPTS = """
+DELETE a FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$[0]')) AS c
+STRAIGHT_JOIN job_attempts AS a ON a.job_id = c.id
+WHERE NOT EXISTS (SELECT 1 FROM jobs AS j WHERE j.id = c.id)
+"""
+
+
 class MySQLQueue:
     lock = " FOR UPDATE SKIP LOCKED"
 
@@ -139,6 +156,12 @@ class MySQLQueue:
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [rows, worker_id])
         return cursor.rowcount
+
+    def archive_delete(self, cursor, batch: str) -> int:
+        cursor.execute(ARCHIVE_DELETE, [batch])
+        deleted = cursor.rowcount
+        cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
+        return deleted
 
     def reconcile(self, cursor, batch_size: int) -> int:
         # A running row's wake_at is its lease expiry. Rows an executor is writing right now

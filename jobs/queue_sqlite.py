@@ -94,6 +94,17 @@ SET status = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'pending' END,
 WHERE id IN ({EXPIRED})
 """
 
+ARCHIVE_DELETE = """
+DELETE FROM jobs WHERE (id, status, attempt) IN (
+    SELECT value ->> '$[0]', value ->> '$[1]', value ->> '$[2]' FROM json_each(%s))
+"""
+
+ARCHIVE_DELETE_ATTEMPTS = """
+DELETE FROM job_attempts
+WHERE job_id IN (SELECT value ->> '$[0]' FROM json_each(%s))
+    AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_attempts.job_id)
+"""
+
 
 def _now() -> str:
     return datetime_param(timezone.now())
@@ -121,6 +132,12 @@ class SQLiteQueue:
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [_now(), rows, worker_id])
         return cursor.rowcount
+
+    def archive_delete(self, cursor, batch: str) -> int:
+        cursor.execute(ARCHIVE_DELETE, [batch])
+        deleted = cursor.rowcount
+        cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
+        return deleted
 
     def reconcile(self, cursor, batch_size: int) -> int:
         now = _now()

@@ -40,16 +40,30 @@ class ItemResult:
     error: dict | None = None
 
 
+@dataclass
+class RateCharge:
+    """Creations this request took from the tenant's rate bucket: a batch planned again
+    after a key clash is charged only for new tasks it was not charged for before."""
+
+    taken: int = 0
+
+    def take(self, tenant: Tenant, count: int) -> None:
+        if count > self.taken:
+            take_creation_token(tenant, count - self.taken)
+            self.taken = count
+
+
 def tasks_create_batch(*, tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
+    charge = RateCharge()
     for _ in range(2):  # a key taken by a concurrent request meanwhile: plan once more
         try:
-            return _create(tenant, items)
+            return _create(tenant, items, charge)
         except IntegrityError:
             continue
-    return _create(tenant, items)
+    return _create(tenant, items, charge)
 
 
-def _create(tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
+def _create(tenant: Tenant, items: list[BatchItem], charge: RateCharge) -> list[ItemResult]:
     results: list[ItemResult | None] = [None] * len(items)
     fresh: dict[int, Task] = {}  # item index -> task to insert
     repeats: dict[int, int] = {}  # item index -> the earlier item with the same key
@@ -67,7 +81,7 @@ def _create(tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
             if key:
                 first_with_key[key] = index
             results[index] = _prepared(tenant, item, index, fresh)
-    take_creation_token(tenant, len(fresh))
+    charge.take(tenant, len(fresh))
     with transaction.atomic():
         room = room_for_tasks(tenant)
         admitted = set(list(fresh)[:room] if room is not None else fresh)

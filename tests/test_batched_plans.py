@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import connection
 
-from jobs.archive_delete import DELETE_ATTEMPTS_MYSQL, DELETE_MYSQL, delete_sqlite
 from jobs.models import Job
 from jobs.queue_mysql import (
+    ARCHIVE_DELETE,
+    ARCHIVE_DELETE_ATTEMPTS,
     CLAIMED_DETAILS,
     EXPIRED_ATTEMPTS,
     HAND_BACK,
@@ -70,9 +71,9 @@ def batched(jobs: list[str], tasks: list[str]) -> dict[str, tuple[str, list, str
     result = [[job_id, 1, "succeeded", None, WHEN, 200, None, None, 5, WHEN] for job_id in jobs]
     finished = json.dumps([[i, "succeeded", 1] for i in jobs])
     return {
-        "archive delete": (DELETE_MYSQL, [finished], "j"),
+        "archive delete": (ARCHIVE_DELETE, [finished], "j"),
         # A job has several attempts: a range on the key's first column, (job_id, attempt).
-        "archive delete: attempts": (DELETE_ATTEMPTS_MYSQL, [finished], "a", "ref"),
+        "archive delete: attempts": (ARCHIVE_DELETE_ATTEMPTS, [finished], "a", "ref"),
         "claim: mark running": (MARK_RUNNING, [json.dumps(jobs), "w1", 30], "j"),
         "claim: details": (CLAIMED_DETAILS, [json.dumps(jobs), "w1"], "j"),
         "results": (RECORD_RESULTS, [json.dumps(result), "w1"], "j"),
@@ -122,5 +123,6 @@ def test_the_tuple_list_form_of_the_delete_would_scan_the_table(crowded_queue):
     flips to a scan depends on the indexes (about 500 tuples with eight, more with six)."""
     ids = [str(job_id) for job_id in Job.objects.values_list("id", flat=True)[:2000]]
     params = [value for job_id in ids for value in (job_id, "succeeded", 1)]
-    (row,) = plan_of(delete_sqlite(len(ids)), params)
+    tuples = ", ".join(["(%s, %s, %s)"] * len(ids))
+    (row,) = plan_of(f"DELETE FROM jobs WHERE (id, status, attempt) IN ({tuples})", params)
     assert row["type"] == "ALL", row
