@@ -8,10 +8,6 @@ from datetime import UTC, datetime
 from django.db import connection
 
 
-def is_mysql() -> bool:
-    return connection.vendor == "mysql"
-
-
 def uuid_param(value: uuid.UUID) -> str:
     """MariaDB's native UUID column takes the dashed form; char(32) columns take hex."""
     return str(value) if connection.features.has_native_uuid_field else value.hex

@@ -12,7 +12,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from scheduler_site.sqltools import datetime_from_db, datetime_param, is_mysql, uuid_param
+from django.db import connection
+
+from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param
 
 
 @dataclass(slots=True)
@@ -78,6 +80,25 @@ WHERE tasks.id = r.value ->> '$[0]'
 """
 
 
+@dataclass(frozen=True)
+class TickDialect:
+    """The tick's statements that differ between the backends, chosen once per call."""
+
+    lock: str  # what the due read appends to lock its rows ("" where one writer rules)
+    insert_jobs: str
+    advance_tasks: str
+
+
+DIALECTS = {
+    "mysql": TickDialect(" FOR UPDATE SKIP LOCKED", INSERT_JOBS_MYSQL, ADVANCE_TASKS_MYSQL),
+    "sqlite": TickDialect("", INSERT_JOBS_SQLITE, ADVANCE_TASKS_SQLITE),
+}
+
+
+def dialect() -> TickDialect:
+    return DIALECTS[connection.vendor]
+
+
 def _bucket_filter(bucket_ranges: list[tuple[int, int]] | None) -> tuple[str, list]:
     if not bucket_ranges:
         return "", []
@@ -106,7 +127,7 @@ def select_due(
     urgent priority first, then oldest next_run_at. One statement whatever the batch size."""
     buckets, bucket_params = _bucket_filter(bucket_ranges)
     tenants, tenant_params = _tenant_filter(skip_tenants)
-    lock = " FOR UPDATE SKIP LOCKED" if is_mysql() else ""
+    lock = dialect().lock
     due = datetime_param(due_before)
     parts, params = [], []
     for priority in priorities:
@@ -124,12 +145,10 @@ def select_due(
 def insert_jobs(cursor, rows: list[tuple[str, str]], now: datetime) -> None:
     """Insert a job for each (job_id, task_id) at the task's current next_run_at (read
     before the advance, in the same transaction); an existing run is a no-op."""
-    statement = INSERT_JOBS_MYSQL if is_mysql() else INSERT_JOBS_SQLITE
     stamp = datetime_param(now)
-    cursor.execute(statement, [stamp, stamp, json.dumps(rows)])
+    cursor.execute(dialect().insert_jobs, [stamp, stamp, json.dumps(rows)])
 
 
 def advance_tasks(cursor, rows: list[tuple[str, str | None, str]]) -> None:
     """Set (task_id, next_run_at, status) on every selected task in one statement."""
-    statement = ADVANCE_TASKS_MYSQL if is_mysql() else ADVANCE_TASKS_SQLITE
-    cursor.execute(statement, [json.dumps(rows)])
+    cursor.execute(dialect().advance_tasks, [json.dumps(rows)])
