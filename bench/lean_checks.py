@@ -1,4 +1,4 @@
-"""Plans and lock footprints of the lean layout's statements on a realistic table (the 200,000
+"""Plans and lock footprints of the lean layouts' statements on a realistic table (the 200,000
 other rows of bench/row_life.py plus N running jobs), and the traps of that layout: the
 per-tenant running count without a tenant index, and a reader of `status = ? AND wake_at <=
 now` that does not name the priorities."""
@@ -24,7 +24,7 @@ def make_running(cursor, layout: sql.Layout, rows: list[list]) -> None:
     for start in range(0, len(rows), 1000):
         cursor.execute(sql.insert(layout), [json.dumps(rows[start : start + 1000])])
     when = "wake_at" if layout.lean else "next_attempt_at"
-    wake = "wake_at = NOW(6) + INTERVAL 60 SECOND," if layout.lean else ""
+    wake = "wake_at = NOW(6) + INTERVAL 60 SECOND," if sql.writes_wake(layout) else ""
     cursor.execute(
         f"UPDATE {layout.table} SET status = 'running', attempt = 1, worker_id = %s, {wake}"
         " lease_expires_at = NOW(6) + INTERVAL 60 SECOND"
@@ -70,10 +70,51 @@ def today_statements(layout: sql.Layout, tenant: str) -> list[tuple[str, str, li
     ]
 
 
+DEAD_LETTERS = 20_000  # dead rows of one tenant, for main's dead letter page
+
+
+def make_dead_letters(cursor, layout: sql.Layout, tenant: str) -> None:
+    """Main reads a tenant's dead letters from its one index: give one tenant 20,000."""
+    cursor.execute(
+        f"UPDATE {layout.table} SET status = 'dead', finished_at = NOW(6), tenant_id = %s"
+        f" WHERE status = 'running' AND priority = 5 LIMIT {DEAD_LETTERS}",
+        [tenant],
+    )
+    wait_for_purge(cursor)
+
+
+def main_statements(layout: sql.Layout, ids: list[str], tenant: str) -> list[tuple]:
+    """Main's readers, all on (status, priority, tenant_id, wake_at), as jobs/wake_index.py
+    and jobs/queue_sql.py have them; the batched writes are the lean layout's."""
+    table_, named = layout.table, f"priority IN ({sql.PRIORITIES})"
+    group = (
+        f"SELECT id FROM {table_} WHERE status = 'running' AND priority = 5 AND tenant_id = %s"
+        " AND wake_at <= NOW(6) ORDER BY wake_at LIMIT 1000 FOR UPDATE SKIP LOCKED"
+    )
+    plain = f"SELECT id FROM {table_} WHERE status = 'running' AND wake_at <= NOW(6)"
+    count = f"SELECT COUNT(*) FROM {table_} WHERE status = 'running' AND {named} AND tenant_id = %s"
+    page = (
+        f"SELECT * FROM {table_} WHERE status = 'dead' AND {named} AND tenant_id = %s"
+        " ORDER BY id DESC LIMIT 50"
+    )
+    return [
+        ("claim: due tenants", sql.due_tenants(layout), []),
+        ("claim: one (priority, tenant)", sql.claim_part(layout, 0, 5, True), [tenant, 200]),
+        ("running count, 1 tenant", count, [tenant]),
+        ("reconcile: groups", sql.due_tenants(layout, "running"), []),
+        ("reconcile: one group", group, [tenant]),
+        ("reconcile, plain (the trap)", plain + " LIMIT 1000 FOR UPDATE", []),
+        ("archive: groups", sql.due_tenants(layout, "succeeded"), []),
+        (f"dead letter page ({DEAD_LETTERS:,})", page, [tenant]),
+    ]
+
+
 def statements(layout: sql.Layout, ids: list[str], tenant: str) -> list[tuple[str, str, list]]:
     """(what, statement, params) of each lean statement, batches of 500."""
     if not layout.lean:
         return today_statements(layout, tenant)
+    if layout.generated:
+        return main_statements(layout, ids, tenant)
     now = "2026-06-01 12:00:00.000000"
     results = [[i, 1, "succeeded", None, now, 200, None, "ok", 7] for i in ids]
     count = f"SELECT COUNT(*) FROM {layout.table} WHERE tenant_id = %s AND status = 'running'"
@@ -106,6 +147,8 @@ def run_checks(cursor, layouts: list[sql.Layout], rows: list[list]) -> str:
     out = []
     for layout in layouts:
         make_running(cursor, layout, rows)
+        if layout.generated:
+            make_dead_letters(cursor, layout, rows[0][1])
         ids = [row[0] for row in rows[:500]]
         for what, statement, params in statements(layout, ids, rows[0][1]):
             plan, ms, locks = measure(cursor, statement, params)
@@ -113,6 +156,6 @@ def run_checks(cursor, layouts: list[sql.Layout], rows: list[list]) -> str:
             out.append(
                 [layout.key, what, plan["key"] or "-", plan["type"], plan["rows"], ms, locks, extra]
             )
-        cursor.execute(f"DELETE FROM {layout.table} WHERE status = 'running'")
+        cursor.execute(f"DELETE FROM {layout.table} WHERE status IN ('running', 'dead')")
     head = ["", "statement", "key", "type", "rows (est.)", "ms", "row locks", "extra"]
     return table(head, out)

@@ -255,7 +255,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--layouts", default="abcde")
     parser.add_argument("--database", default=f"{server()[1]}_layouts")
-    parser.add_argument("--checks", default="abc", help="layouts whose plans are checked")
+    parser.add_argument("--checks", default="abce", help="layouts whose plans are checked")
     args = parser.parse_args()
     connection = connect(args.database, fresh=True)
     cursor = connection.cursor()

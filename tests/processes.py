@@ -66,9 +66,30 @@ class ManagedProcess:
             except subprocess.TimeoutExpired as exc:
                 self.popen.kill()
                 self.popen.wait()
-                raise AssertionError(f"{self.log_path.name} did not stop in {timeout}s") from exc
+                tail = "\n".join(self.log().splitlines()[-15:])
+                message = f"{self.log_path.name} did not stop in {timeout}s; its log ends:\n{tail}"
+                raise AssertionError(message) from exc
         self._log.close()
         return self.popen.returncode
+
+
+def stop_all(processes: list[ManagedProcess], timeout: float = 20) -> None:
+    """Stop every process (all signalled first, so they stop together), then fail for any
+    that did not exit cleanly: one stuck process must not leave the others running into
+    the next test."""
+    for process in processes:
+        if process.popen.poll() is None:
+            process.popen.send_signal(signal.SIGTERM)
+    failures = []
+    for process in processes:
+        try:
+            code = process.stop(timeout)
+        except AssertionError as exc:
+            failures.append(str(exc))
+            continue
+        if code != 0:
+            failures.append(f"{process.log_path.name} exited {code}; its log:\n{process.log()}")
+    assert not failures, "\n\n".join(failures)
 
 
 class ApiServer(ManagedProcess):

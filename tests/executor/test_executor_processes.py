@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from jobs.models import Job
-from tests.processes import ManagedProcess, wait_until
+from tests.processes import ManagedProcess, stop_all, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 LOCAL = {"EGRESS_ALLOW": "127.0.0.0/8"}
@@ -34,8 +34,7 @@ def test_four_executors_deliver_each_of_2000_jobs_exactly_once(endpoint, make_jo
             message="not every job succeeded",
         )
     finally:
-        for process in processes:
-            assert process.stop() == 0, process.log()
+        stop_all(processes)
     keys = Counter(r.headers["Idempotency-Key"] for r in endpoint.requests_for("/ok"))
     assert len(keys) == 2000
     assert set(keys.values()) == {1}

@@ -11,7 +11,7 @@ from scheduler_site.ids import new_id
 from tasks.models import SchedulerLease, Task
 from tasks.partitions import partition_ranges
 from tasks.services import bucket_for
-from tests.processes import ManagedProcess, wait_until
+from tests.processes import ManagedProcess, stop_all, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FAST = {"SCHEDULER_LEASE_SECONDS": "3"}
@@ -63,8 +63,7 @@ def test_two_schedulers_create_every_missed_run_exactly_once(tenant, tmp_path):
             message="schedulers did not catch up",
         )
     finally:
-        for process in processes:
-            assert process.stop() == 0, process.log()
+        stop_all(processes)
     runs = Job.objects.values("task_id").annotate(
         n=Count("id"), first=Min("scheduled_at"), last=Max("scheduled_at")
     )
