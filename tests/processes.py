@@ -61,14 +61,19 @@ class ManagedProcess:
     def stop(self, timeout: float = 20) -> int:
         if self.popen.poll() is None:
             self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(timeout=timeout)
-            except subprocess.TimeoutExpired as exc:
-                self.popen.kill()
-                self.popen.wait()
-                tail = "\n".join(self.log().splitlines()[-15:])
-                message = f"{self.log_path.name} did not stop in {timeout}s; its log ends:\n{tail}"
-                raise AssertionError(message) from exc
+        return self.wait_stopped(timeout)
+
+    def wait_stopped(self, timeout: float = 20) -> int:
+        """The exit code once the process ends (it is killed, and this fails, after
+        `timeout`); one SIGTERM only: a second ends a stopping process at once."""
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            self.popen.kill()
+            self.popen.wait()
+            tail = "\n".join(self.log().splitlines()[-15:])
+            message = f"{self.log_path.name} did not stop in {timeout}s; its log ends:\n{tail}"
+            raise AssertionError(message) from exc
         self._log.close()
         return self.popen.returncode
 
@@ -83,7 +88,7 @@ def stop_all(processes: list[ManagedProcess], timeout: float = 20) -> None:
     failures = []
     for process in processes:
         try:
-            code = process.stop(timeout)
+            code = process.wait_stopped(timeout)
         except AssertionError as exc:
             failures.append(str(exc))
             continue
