@@ -25,6 +25,7 @@ class Layout:
     # wake_at computed by the database from the state (as jobs/models.py has it), read by
     # (priority, tenant) group as jobs/wake_index.py does
     generated: bool = False
+    by_tenant: bool = False  # the lean index with the tenant in it, read by group
 
     @property
     def table(self) -> str:
@@ -63,8 +64,18 @@ MAIN = Layout(
     ("KEY wake_idx (status, priority, tenant_id, wake_at)",),
     lean=True,
     generated=True,
+    by_tenant=True,
 )
-LAYOUTS = {layout.key: layout for layout in (TODAY, LEAN, LEAN_TENANT, LEAN_NO_RUN_KEY, MAIN)}
+WRITTEN = Layout(
+    "f",
+    "main's index, wake_at written",
+    ("KEY wake_idx (status, priority, tenant_id, wake_at)",),
+    lean=True,
+    by_tenant=True,
+)
+LAYOUTS = {
+    layout.key: layout for layout in (TODAY, LEAN, LEAN_TENANT, LEAN_NO_RUN_KEY, MAIN, WRITTEN)
+}
 GENERATED_WAKE = """wake_at DATETIME(6) GENERATED ALWAYS AS (CASE
     WHEN status IN ('pending', 'held') THEN next_attempt_at
     WHEN status = 'running' THEN lease_expires_at ELSE finished_at END) STORED,"""
@@ -149,11 +160,18 @@ SELECT * FROM (SELECT id, tenant_id FROM {layout.table}
 
 def tenant_budgets(layout: Layout, count: int) -> str:
     marks = ", ".join(["%s"] * count)
-    named = f" AND j.priority IN ({PRIORITIES})" if layout.generated else ""
+    if layout.by_tenant:
+        # one statement planned once: every (priority, tenant) pair a range of the index
+        return f"""
+SELECT n.id, n.concurrency_limit, COALESCE(r.running, 0)
+FROM tenants_bench AS n LEFT JOIN (
+    SELECT tenant_id, COUNT(*) AS running FROM {layout.table}
+    WHERE status = 'running' AND priority IN ({PRIORITIES}) AND tenant_id IN ({marks})
+    GROUP BY tenant_id) AS r ON r.tenant_id = n.id
+WHERE n.id IN ({marks})"""
     return f"""
 SELECT n.id, n.concurrency_limit,
-    (SELECT COUNT(*) FROM {layout.table} AS j
-        WHERE j.tenant_id = n.id AND j.status = 'running'{named})
+    (SELECT COUNT(*) FROM {layout.table} AS j WHERE j.tenant_id = n.id AND j.status = 'running')
 FROM tenants_bench AS n WHERE n.id IN ({marks})"""
 
 

@@ -93,7 +93,7 @@ def fair_asks(groups: list[tuple], critical: int, normal: int) -> list[tuple[int
 def candidates(cursor, layout: sql.Layout) -> list[str]:
     critical = BATCH["claim"] // CRITICAL_SHARE
     normal = BATCH["claim"] - critical
-    if layout.lean and not layout.generated:
+    if layout.lean and not layout.by_tenant:
         cursor.execute(sql.due_priorities(layout))
         due = [row[0] for row in cursor.fetchall()]
         normal_due = [p for p in due if p != 0]
@@ -113,7 +113,8 @@ def candidates(cursor, layout: sql.Layout) -> list[str]:
     found = cursor.fetchall()
     if found and layout.tenant_counts:
         owners = sorted({row[1] for row in found})
-        cursor.execute(sql.tenant_budgets(layout, len(owners)), owners)
+        params = owners * 2 if layout.by_tenant else owners
+        cursor.execute(sql.tenant_budgets(layout, len(owners)), params)
         cursor.fetchall()
     return [row[0] for row in found]
 
@@ -183,7 +184,7 @@ def archive_all(cursor, layout: sql.Layout, count: int) -> int:
 
 
 def archivable(cursor, layout: sql.Layout, status: str) -> list[tuple]:
-    if not layout.generated:
+    if not layout.by_tenant:
         cursor.execute(sql.archivable(layout), [status, BATCH["archive"]])
         return list(cursor.fetchall())
     cursor.execute(sql.due_tenants(layout, status))
@@ -253,7 +254,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=50_000)
     parser.add_argument("--others", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--layouts", default="abcde")
+    parser.add_argument("--layouts", default="abcef")
     parser.add_argument("--database", default=f"{server()[1]}_layouts")
     parser.add_argument("--checks", default="abce", help="layouts whose plans are checked")
     args = parser.parse_args()

@@ -177,7 +177,7 @@ def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_te
 
 def _tenant_budgets(cursor, tenant_ids: set[str]) -> dict[str, int]:
     ids = sorted(tenant_ids)
-    cursor.execute(q.TENANT_BUDGETS.format(placeholders=", ".join(["%s"] * len(ids))), ids)
+    cursor.execute(q.TENANT_BUDGETS.format(placeholders=", ".join(["%s"] * len(ids))), ids * 2)
     return {str(row[0]): row[1] - row[2] for row in cursor.fetchall()}
 
 

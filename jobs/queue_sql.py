@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from jobs.wake_index import PRIORITIES
 
-# Each tenant's running jobs counted inside the wake index: naming every priority turns
-# the count into ten tight ranges (without them it walks every running row).
+# Each tenant's running jobs, counted inside the wake index: naming every priority makes
+# each (priority, tenant) pair one tight range (without them the count walks every running
+# row). One grouped statement planned once: as a subquery per tenant row MariaDB planned
+# the ranges again for each tenant, which cost more than the claim itself.
 TENANT_BUDGETS = f"""
-SELECT n.id, n.concurrency_limit,
-    (SELECT COUNT(*) FROM jobs AS j WHERE j.status = 'running'
-        AND j.priority IN ({PRIORITIES}) AND j.tenant_id = n.id)
-FROM tenants AS n WHERE n.id IN ({{placeholders}})
+SELECT n.id, n.concurrency_limit, COALESCE(r.running, 0)
+FROM tenants AS n LEFT JOIN (
+    SELECT tenant_id, COUNT(*) AS running FROM jobs
+    WHERE status = 'running' AND priority IN ({PRIORITIES}) AND tenant_id IN ({{placeholders}})
+    GROUP BY tenant_id
+) AS r ON r.tenant_id = n.id
+WHERE n.id IN ({{placeholders}})
 """
 
 # The task's status as the executor should read it: a run-now job goes out even while its
