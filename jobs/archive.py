@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from history.records import HistoryRecord, HistoryStore
@@ -37,17 +38,22 @@ def archive_delays() -> dict[str, timedelta]:
 
 
 def archivable_jobs(*, now: datetime, batch_size: int) -> list[Job]:
-    """Finished jobs old enough to leave (a finished row's wake_at is its end), oldest
-    first within each status, read through the wake index."""
-    keys = []
+    """Finished jobs old enough to leave (a finished row's wake_at is its end), found group
+    by group through the wake index, then read whole with their status and age checked
+    again: a dead job retried (or discarded) between the two reads is not taken."""
+    still_as_found, found = Q(pk__in=[]), 0
     with connection.cursor() as cursor:
         for status, delay in archive_delays().items():
-            if len(keys) >= batch_size:
+            if found >= batch_size:
                 break
-            until = ("%s", [datetime_param(now - delay)])
-            rows = oldest_rows(cursor, status, until, batch_size - len(keys))
-            keys += [row[0] for row in rows]
-    return list(Job.objects.filter(id__in=[uuid_text(key) for key in keys]).order_by("wake_at"))
+            cutoff = now - delay
+            rows = oldest_rows(cursor, status, ("%s", [datetime_param(cutoff)]), batch_size - found)
+            found += len(rows)
+            ids = [uuid_text(row[0]) for row in rows]
+            still_as_found |= Q(id__in=ids, status=status, wake_at__lte=cutoff)
+    if not found:
+        return []
+    return list(Job.objects.filter(still_as_found).order_by("wake_at"))
 
 
 def archive_batch(

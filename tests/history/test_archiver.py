@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
 
 from history.models import JobHistory
 from history.sql_store import SqlHistoryStore
@@ -117,6 +118,31 @@ def test_dead_job_retried_between_the_read_and_the_delete_stays(finished_job, te
     written, deleted = archive_batch(between_writes=lambda: job_retry(tenant=tenant, job_id=job.id))
     assert (written, deleted) == (1, 0)
     assert Job.objects.get(id=job.id).status == "pending"
+
+
+def after_the_first(marker: str, action):
+    """A statement hook: `action` runs once, right after the first statement holding
+    `marker` (the archiver's finding read) has run."""
+    state = {"done": False}
+
+    def hook(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if not state["done"] and marker in sql:
+            state["done"] = True
+            action()
+        return result
+
+    return hook
+
+
+def test_dead_job_retried_between_finding_and_reading_it_is_not_archived(finished_job, tenant):
+    job = finished_job("dead", 60 * 24 * 15, attempt=3)
+    retried = after_the_first("ORDER BY wake_at", lambda: job_retry(tenant=tenant, job_id=job.id))
+    with connection.execute_wrapper(retried):
+        written, deleted = archive_batch()
+    assert (written, deleted) == (0, 0)
+    assert Job.objects.get(id=job.id).status == "pending"
+    assert not JobHistory.objects.filter(id=job.id).exists()
 
 
 def test_sql_history_purges_rows_past_the_retention(finished_job):
