@@ -95,6 +95,13 @@ SET j.status = r.status, j.worker_id = NULL, j.lease_expires_at = NULL, j.claime
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """
 
+LOCK_EXPIRED = """
+SELECT j.id FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
+WHERE j.status = 'running' AND j.lease_expires_at < NOW(6)
+FOR UPDATE SKIP LOCKED
+"""
+
 # The attempt the lease covered, as far as anyone knows: due to start at its time (or at
 # the claim, when claimed late), never heard of again.
 EXPIRED_ATTEMPTS = """
@@ -163,11 +170,21 @@ class MySQLQueue:
         cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
         return deleted
 
+    def expired_leases(self, cursor, batch_size: int) -> list[str]:
+        """Lock up to `batch_size` running jobs whose lease ran out; their ids.
+
+        Found through the wake index without locking (a locking range read there would also
+        keep its boundary row, a live job, locked), then locked through the primary key
+        with the expiry checked again. Rows an executor is writing right now are skipped:
+        its result is about to settle them."""
+        found = oldest_rows(cursor, "running", ("NOW(6)", []), batch_size)
+        if not found:
+            return []
+        cursor.execute(LOCK_EXPIRED, [json.dumps([str(row[0]) for row in found])])
+        return [str(row[0]) for row in cursor.fetchall()]
+
     def reconcile(self, cursor, batch_size: int) -> int:
-        # A running row's wake_at is its lease expiry. Rows an executor is writing right now
-        # are skipped: its result is about to settle them.
-        expired = oldest_rows(cursor, "running", ("NOW(6)", []), batch_size, self.lock)
-        ids = json.dumps([str(row[0]) for row in expired])
+        ids = json.dumps(self.expired_leases(cursor, batch_size))
         if ids == "[]":
             return 0
         cursor.execute(EXPIRED_ATTEMPTS, [ids])

@@ -69,14 +69,15 @@ def read_rows(cursor, sql: str, params: list) -> list[Row]:
     return [(r[0], str(r[1]), r[2], datetime_from_db(r[3])) for r in cursor.fetchall()]
 
 
-def oldest_rows(cursor, status: str, until: Until, limit: int, lock: str = "") -> list[Row]:
+def oldest_rows(cursor, status: str, until: Until, limit: int) -> list[Row]:
     """Up to `limit` rows of `status` that need attention by `until`, group by group, oldest
-    group first. One statement per group, so a locking read locks no more than it returns."""
+    group first, one statement per group; read without locking (the caller locks what it
+    takes through the primary key, checking again)."""
     rows: list[Row] = []
     for index, group in enumerate(due_groups(cursor, status, until)):
         if len(rows) >= limit:
             break
         left = limit - len(rows)
-        sql, params = part(status, group.priority, group.tenant, left, until, lock, index)
+        sql, params = part(status, group.priority, group.tenant, left, until, "", index)
         rows += read_rows(cursor, sql, params)
     return rows

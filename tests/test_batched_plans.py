@@ -20,6 +20,7 @@ from jobs.queue_mysql import (
     CLAIMED_DETAILS,
     EXPIRED_ATTEMPTS,
     HAND_BACK,
+    LOCK_EXPIRED,
     MARK_RUNNING,
     RECONCILE,
     RECORD_ATTEMPTS,
@@ -79,6 +80,7 @@ def batched(jobs: list[str], tasks: list[str]) -> dict[str, tuple[str, list, str
         "results": (RECORD_RESULTS, [json.dumps(result), "w1"], "j"),
         "results: attempts": (RECORD_ATTEMPTS, [json.dumps(result), "w1"], "j"),
         "reconcile": (RECONCILE, [json.dumps(jobs)], "j"),
+        "reconcile: lock": (LOCK_EXPIRED, [json.dumps(jobs)], "j"),
         "reconcile: attempts": (EXPIRED_ATTEMPTS, [json.dumps(jobs)], "j"),
         "hand back": (HAND_BACK, [json.dumps([[i, 1] for i in jobs]), "w1"], "j"),
         "tick: advance tasks": (
@@ -106,6 +108,7 @@ def plan_of(statement: str, params: list) -> list[dict]:
         "results",
         "results: attempts",
         "reconcile",
+        "reconcile: lock",
         "reconcile: attempts",
         "hand back",
         "tick: advance tasks",

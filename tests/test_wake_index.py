@@ -2,15 +2,17 @@
 
 `wake_at` follows the row's state (the database computes it), every process's read stays
 inside the index (a loose scan for the groups, one tight range per group), and a locking
-read locks what it returns, not every row of its status.
+read locks what it takes, not every row of its status.
 """
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection, transaction
 
 from jobs.models import Job
+from jobs.queue_mysql import MySQLQueue
 from jobs.queue_sql import TENANT_BUDGETS
 from jobs.selectors import dead_jobs
 from jobs.wake_index import GROUPS, oldest_rows, part
@@ -71,15 +73,6 @@ def plan_of(statement: str, params: list) -> list[dict]:
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
 
-def rows_locked(cursor) -> int:
-    cursor.execute(
-        "SELECT trx_rows_locked FROM information_schema.INNODB_TRX"
-        " WHERE trx_mysql_thread_id = CONNECTION_ID()"
-    )
-    row = cursor.fetchone()
-    return row[0] if row else 0
-
-
 @pytest.mark.parametrize(
     ("status", "fields", "source"),
     [
@@ -113,27 +106,60 @@ def test_a_groups_rows_are_one_tight_range_of_the_index(busy_queue, tenant):
     assert (target["key"], target["type"]) == ("jobs_wake_idx", "range"), plan
 
 
-def test_the_reconcilers_read_returns_the_expired_leases_only(busy_queue):
+SKIP_LOCKED_RUNNING = "SELECT id FROM jobs WHERE status = 'running' FOR UPDATE SKIP LOCKED"
+
+
+def unlocked_running_ids() -> set[str]:
+    """The running jobs another connection can lock right now (SKIP LOCKED passes the
+    others by): asked from a thread of its own, so from a connection of its own."""
+    seen: set[str] = set()
+
+    def look() -> None:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT id FROM jobs WHERE status = 'running' FOR UPDATE SKIP LOCKED"
+                )
+                seen.update(str(row[0]) for row in cursor.fetchall())
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=look)
+    thread.start()
+    thread.join()
+    return seen
+
+
+def running_ids() -> set[str]:
+    return {str(i) for i in Job.objects.filter(status="running").values_list("id", flat=True)}
+
+
+def test_the_reconciler_takes_the_expired_leases_only(busy_queue):
     with transaction.atomic(), connection.cursor() as cursor:
-        rows = oldest_rows(cursor, "running", ("NOW(6)", []), 1000, " FOR UPDATE SKIP LOCKED")
-    assert len(rows) == EXPIRED
+        taken = MySQLQueue().expired_leases(cursor, 1000)
+    expired = Job.objects.filter(status="running", lease_expires_at__lt=NOW)
+    assert sorted(taken) == sorted(str(i) for i in expired.values_list("id", flat=True))
 
 
-def test_the_reconcilers_read_locks_what_it_returns_not_every_running_row(busy_queue):
+def test_the_reconciler_locks_what_it_takes_and_no_live_job(busy_queue):
+    everything = running_ids()
     with transaction.atomic(), connection.cursor() as cursor:
-        oldest_rows(cursor, "running", ("NOW(6)", []), 1000, " FOR UPDATE SKIP LOCKED")
-        assert rows_locked(cursor) <= 3 * EXPIRED
+        taken = set(MySQLQueue().expired_leases(cursor, 1000))
+        assert len(taken) == EXPIRED
+        assert unlocked_running_ids() == everything - taken
 
 
-def test_a_plain_range_on_status_and_wake_at_would_lock_every_running_row(busy_queue):
-    """What the grouped read avoids: priority and tenant sit between status and wake_at."""
+def test_a_plain_locking_range_on_status_and_wake_at_would_lock_live_jobs(busy_queue):
+    """What the reconciler avoids: priority and tenant sit between status and wake_at, so
+    the range walks, and locks, every running row."""
+    everything = running_ids()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT id FROM jobs WHERE status = 'running' AND wake_at < NOW(6)"
             " LIMIT 1000 FOR UPDATE SKIP LOCKED"
         )
         assert len(cursor.fetchall()) == EXPIRED
-        assert rows_locked(cursor) >= 2000
+        assert len(unlocked_running_ids()) < len(everything) // 10
 
 
 def test_the_archivers_read_returns_the_rows_old_enough_only(busy_queue):
