@@ -1,23 +1,26 @@
 """One secondary index for the queue's processes, over a generated `wake_at`.
 
 The new index comes first and the old ones go after it, so the claim is never without one.
+On MariaDB a STORED generated column cannot be added in place: the table is copied and
+writes wait for the copy, so on a large queue run this in a maintenance window (stop the
+scheduler and executors first).
 """
 
 from django.db import migrations, models
 
 
-def drop_tenant_index(apps, schema_editor) -> None:
-    """On MySQL, Django recreates a foreign key's own index when the last index leading with
-    its column goes (jobs_dlq_idx here), constraint or not: the tenant's readers use
-    jobs_wake_idx, so that index goes too."""
-    connection = schema_editor.connection
-    if connection.vendor != "mysql":
-        return
-    with connection.cursor() as cursor:
-        constraints = connection.introspection.get_constraints(cursor, "jobs")
-    for name, info in constraints.items():
-        if info["index"] and not info["primary_key"] and info["columns"] == ["tenant_id"]:
-            schema_editor.execute(f"DROP INDEX {schema_editor.quote_name(name)} ON jobs")
+def drop_dlq_index(apps, schema_editor) -> None:
+    """Drop jobs_dlq_idx with plain DDL: on MySQL Django's RemoveIndex would first build a
+    tenant_id index of its own (it keeps one for every foreign key, constraint or not)."""
+    quote = schema_editor.quote_name
+    schema_editor.execute(
+        schema_editor.sql_delete_index % {"name": quote("jobs_dlq_idx"), "table": quote("jobs")}
+    )
+
+
+def add_dlq_index(apps, schema_editor) -> None:
+    index = models.Index(fields=["tenant", "status"], name="jobs_dlq_idx")
+    schema_editor.add_index(apps.get_model("jobs", "Job"), index)
 
 
 class Migration(migrations.Migration):
@@ -49,6 +52,10 @@ class Migration(migrations.Migration):
         migrations.RemoveIndex(model_name="job", name="jobs_claim_idx"),
         migrations.RemoveIndex(model_name="job", name="jobs_reconcile_idx"),
         migrations.RemoveIndex(model_name="job", name="jobs_archive_idx"),
-        migrations.RemoveIndex(model_name="job", name="jobs_dlq_idx"),
-        migrations.RunPython(drop_tenant_index, migrations.RunPython.noop, atomic=False),
+        migrations.SeparateDatabaseAndState(
+            state_operations=[migrations.RemoveIndex(model_name="job", name="jobs_dlq_idx")],
+            database_operations=[
+                migrations.RunPython(drop_dlq_index, add_dlq_index, atomic=False),
+            ],
+        ),
     ]
