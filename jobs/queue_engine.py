@@ -31,6 +31,10 @@ class QueueEngine(Protocol):
     def archive_delete(self, cursor, batch: str) -> int:
         """Delete the JSON list of [id, status, attempt] still as read, and their attempts."""
 
+    def dead_letter_ids(self, cursor, tenant: str, before: str, limit: int) -> list[Row]:
+        """Ids of a tenant's dead jobs below `before`, newest first, read from the wake
+        index whatever the optimizer would pick."""
+
     def reconcile(self, cursor, batch_size: int) -> int:
         """running -> pending (or dead) where the lease expired."""
 

@@ -11,7 +11,7 @@ import json
 
 from jobs.queue_engine import Row
 from jobs.queue_sql import TASK_STATUS
-from jobs.wake_index import oldest_rows
+from jobs.wake_index import PRIORITIES, oldest_rows
 
 MARK_RUNNING = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
@@ -140,6 +140,16 @@ WHERE NOT EXISTS (SELECT 1 FROM jobs AS j WHERE j.id = c.id)
 """
 
 
+# A tenant's dead letters, newest first, from their ranges of the wake index (sorted): left
+# to choose, MariaDB may walk the primary key backwards instead, through every younger job
+# of every tenant when the tenant's dead jobs are old.
+DEAD_LETTER_IDS = f"""
+SELECT id FROM jobs FORCE INDEX (jobs_wake_idx)
+WHERE status = 'dead' AND priority IN ({PRIORITIES}) AND tenant_id = %s AND id < %s
+ORDER BY id DESC LIMIT %s
+"""
+
+
 class MySQLQueue:
     lock = " FOR UPDATE SKIP LOCKED"
 
@@ -169,6 +179,10 @@ class MySQLQueue:
         deleted = cursor.rowcount
         cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
         return deleted
+
+    def dead_letter_ids(self, cursor, tenant: str, before: str, limit: int) -> list[Row]:
+        cursor.execute(DEAD_LETTER_IDS, [tenant, before, limit])
+        return cursor.fetchall()
 
     def expired_leases(self, cursor, batch_size: int) -> list[str]:
         """Lock up to `batch_size` running jobs whose lease ran out; their ids.

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from jobs.queue_engine import Row
 from jobs.queue_sql import TASK_STATUS
+from jobs.wake_index import PRIORITIES
 from scheduler_site.sqltools import datetime_param
 
 MARK_RUNNING = """
@@ -105,6 +106,12 @@ WHERE job_id IN (SELECT value ->> '$[0]' FROM json_each(%s))
     AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_attempts.job_id)
 """
 
+DEAD_LETTER_IDS = f"""
+SELECT id FROM jobs INDEXED BY jobs_wake_idx
+WHERE status = 'dead' AND priority IN ({PRIORITIES}) AND tenant_id = %s AND id < %s
+ORDER BY id DESC LIMIT %s
+"""
+
 
 def _now() -> str:
     return datetime_param(timezone.now())
@@ -138,6 +145,10 @@ class SQLiteQueue:
         deleted = cursor.rowcount
         cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
         return deleted
+
+    def dead_letter_ids(self, cursor, tenant: str, before: str, limit: int) -> list[Row]:
+        cursor.execute(DEAD_LETTER_IDS, [tenant, before, limit])
+        return cursor.fetchall()
 
     def reconcile(self, cursor, batch_size: int) -> int:
         now = _now()

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import uuid
 
+from django.db import connection
 from django.db.models import Q
 
 from history.records import AttemptRecord, HistoryRecord, HistoryUnavailable, RunCursor
 from history.stores import history_store
 from jobs.archive import job_record
 from jobs.attempts import attempts_for
-from jobs.models import Job, JobStatus
+from jobs.models import Job
+from jobs.queue_engine import queue_engine
 from scheduler_site.errors import NotFound, ServiceUnavailable
-from tasks.models import MAX_PRIORITY, MIN_PRIORITY, Tenant
+from scheduler_site.sqltools import uuid_param, uuid_text
+from tasks.models import Tenant
 from tasks.services import task_get
 
-PRIORITY_RANGE = range(MIN_PRIORITY, MAX_PRIORITY + 1)
+MAX_ID = uuid.UUID(int=(1 << 128) - 1)  # above every id: the first page's bound
 
 
 def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
@@ -98,9 +101,10 @@ def merge_newest_first(live: list[HistoryRecord], archived: list[HistoryRecord])
 
 
 def dead_jobs(*, tenant: Tenant, before_id: uuid.UUID | None, limit: int) -> list[Job]:
-    """The tenant's dead letter queue, newest first: the tenant's dead rows of each priority
-    are ranges of the wake index, sorted together by id."""
-    query = Job.objects.filter(tenant=tenant, status=JobStatus.DEAD, priority__in=PRIORITY_RANGE)
-    if before_id is not None:
-        query = query.filter(id__lt=before_id)
-    return list(query.order_by("-id")[:limit])
+    """The tenant's dead letter queue, newest first: its dead rows are ranges of the wake
+    index (one per priority), sorted together by id."""
+    before = uuid_param(before_id or MAX_ID)
+    with connection.cursor() as cursor:
+        rows = queue_engine().dead_letter_ids(cursor, uuid_param(tenant.id), before, limit)
+    ids = [uuid_text(row[0]) for row in rows]
+    return list(Job.objects.filter(id__in=ids).order_by("-id"))

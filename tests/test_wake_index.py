@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 
 from jobs.models import Job
-from jobs.queue_mysql import MySQLQueue
+from jobs.queue_mysql import DEAD_LETTER_IDS, MySQLQueue
 from jobs.queue_sql import TENANT_BUDGETS
 from jobs.selectors import dead_jobs
 from jobs.wake_index import GROUPS, oldest_rows, part
@@ -186,10 +186,18 @@ def test_tenants_running_counts_are_counted(busy_queue, tenant, other_tenant):
 
 
 def test_a_dead_letter_page_reads_the_tenants_dead_rows_from_the_index(busy_queue, tenant):
-    assert len(dead_jobs(tenant=tenant, before_id=None, limit=50)) == 50
-    query = Job.objects.filter(tenant=tenant, status="dead", priority__in=range(10))
-    (row,) = plan_of(*query.order_by("-id")[:50].query.sql_with_params())
+    page = dead_jobs(tenant=tenant, before_id=None, limit=50)
+    assert len(page) == 50 and all(job.status == "dead" for job in page)
+    params = [str(tenant.id), "ffffffff-ffff-ffff-ffff-ffffffffffff", 50]
+    (row,) = plan_of(DEAD_LETTER_IDS, params)
     assert (row["key"], row["type"]) == ("jobs_wake_idx", "range"), row
+
+
+def test_dead_letter_pages_follow_each_other_newest_first(busy_queue, tenant):
+    first = dead_jobs(tenant=tenant, before_id=None, limit=120)
+    second = dead_jobs(tenant=tenant, before_id=first[-1].id, limit=120)
+    ids = [job.id for job in first + second]
+    assert len(ids) == 200 == len(set(ids)) and ids == sorted(ids, reverse=True)
 
 
 def test_the_jobs_table_keeps_three_b_trees(busy_queue):
