@@ -58,7 +58,8 @@ def read_dashboard() -> Dashboard:
 
 
 def _dead_since(moment: datetime) -> int:
-    # A dead row's wake_at is its end: the count stays inside the wake index.
+    # A dead row's wake_at is its end: the count walks the dead rows' entries of the wake
+    # index (every priority and tenant), never the table; the archiver keeps two weeks.
     return Job.objects.filter(status=JobStatus.DEAD, wake_at__gte=moment).count()
 
 

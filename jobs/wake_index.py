@@ -4,8 +4,9 @@
 work reads the index the same way: first which (priority, tenant) groups hold rows of one
 status that need attention by a time, one jump per group however many rows it holds; then
 one tight range per group, oldest first, stopping at its LIMIT. The claim does it for
-pending rows due within its horizon, the reconciler for running rows whose lease ran out,
-the archiver for finished rows old enough to leave.
+pending rows due within its horizon (locking as it reads), the reconciler for running rows
+whose lease ran out, the archiver for finished rows old enough to leave (both without
+locking; they lock or check again through the primary key).
 
 A plain `status = ? AND wake_at <= ?` would walk every row of the status (priority and
 tenant sit between the two columns) and, in a locking read, lock each one it walks.

@@ -1,7 +1,7 @@
 """The queue's processes read one secondary index, `(status, priority, tenant_id, wake_at)`.
 
-`wake_at` follows the row's state (the database computes it), every process's read stays
-inside the index (a loose scan for the groups, one tight range per group), and a locking
+`wake_at` follows the row's state (tests/executor/test_wake_at.py), every process's read
+stays inside the index (a loose scan for the groups, one tight range per group), and a locking
 read locks what it takes, not every row of its status.
 """
 
@@ -71,26 +71,6 @@ def plan_of(statement: str, params: list) -> list[dict]:
         cursor.execute("EXPLAIN " + statement, params)
         columns = [column[0] for column in cursor.description]
         return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-
-
-@pytest.mark.parametrize(
-    ("status", "fields", "source"),
-    [
-        ("pending", {}, "next_attempt_at"),
-        ("held", {}, "next_attempt_at"),
-        ("running", {"lease_expires_at": LATER}, "lease_expires_at"),
-        ("succeeded", {"finished_at": NOW}, "finished_at"),
-        ("dead", {"finished_at": NOW}, "finished_at"),
-        ("cancelled", {"finished_at": NOW}, "finished_at"),
-    ],
-)
-def test_wake_at_is_the_moment_the_rows_state_next_needs_attention(
-    status, fields, source, make_job
-):
-    made = make_job(PUBLIC_URL, due=LONG_AGO)
-    Job.objects.filter(id=made.id).update(status=status, **fields)
-    row = Job.objects.values("wake_at", source).get(id=made.id)
-    assert row["wake_at"] == row[source] is not None
 
 
 @pytest.mark.parametrize("status", ["pending", "running", "succeeded"])
