@@ -26,6 +26,7 @@ class Layout:
     # (priority, tenant) group as jobs/wake_index.py does
     generated: bool = False
     by_tenant: bool = False  # the lean index with the tenant in it, read by group
+    virtual: bool = False  # the generated wake_at VIRTUAL (only the index stores it)
 
     @property
     def table(self) -> str:
@@ -73,8 +74,19 @@ WRITTEN = Layout(
     lean=True,
     by_tenant=True,
 )
+# VIRTUAL is added to a live table without a copy (STORED copies it); is its index dearer?
+MAIN_VIRTUAL = Layout(
+    "g",
+    "main, wake_at VIRTUAL",
+    ("KEY wake_idx (status, priority, tenant_id, wake_at)",),
+    lean=True,
+    generated=True,
+    by_tenant=True,
+    virtual=True,
+)
 LAYOUTS = {
-    layout.key: layout for layout in (TODAY, LEAN, LEAN_TENANT, LEAN_NO_RUN_KEY, MAIN, WRITTEN)
+    layout.key: layout
+    for layout in (TODAY, LEAN, LEAN_TENANT, LEAN_NO_RUN_KEY, MAIN, WRITTEN, MAIN_VIRTUAL)
 }
 GENERATED_WAKE = """wake_at DATETIME(6) GENERATED ALWAYS AS (CASE
     WHEN status IN ('pending', 'held') THEN next_attempt_at
@@ -91,6 +103,7 @@ def create_table(layout: Layout) -> list[str]:
         keys.insert(0, "UNIQUE KEY run_uniq (task_id, scheduled_at)")
     wake = "wake_at DATETIME(6) NOT NULL," if layout.lean else ""
     wake = GENERATED_WAKE if layout.generated else wake
+    wake = wake.replace("STORED", "VIRTUAL") if layout.virtual else wake
     statements = [
         f"DROP TABLE IF EXISTS {layout.table}, dead_{layout.key}",
         f"""CREATE TABLE {layout.table} (

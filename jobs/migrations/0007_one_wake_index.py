@@ -1,9 +1,8 @@
 """One secondary index for the queue's processes, over a generated `wake_at`.
 
 The new index comes first and the old ones go after it, so the claim is never without one.
-On MariaDB a STORED generated column cannot be added in place: the table is copied and
-writes wait for the copy, so on a large queue run this in a maintenance window (stop the
-scheduler and executors first).
+On MariaDB the VIRTUAL column is added instantly and the index built in place while the
+table stays writable (a STORED column would copy the table, writes waiting).
 """
 
 from django.db import migrations, models
@@ -34,7 +33,7 @@ class Migration(migrations.Migration):
             model_name="job",
             name="wake_at",
             field=models.GeneratedField(
-                db_persist=True,
+                db_persist=False,
                 expression=models.Case(
                     models.When(status__in=["pending", "held"], then=models.F("next_attempt_at")),
                     models.When(status="running", then=models.F("lease_expires_at")),
