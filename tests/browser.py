@@ -9,7 +9,8 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -51,7 +52,14 @@ class AdminPages:
         self.open("/admin/login/")
         self.driver.find_element(By.ID, "id_username").send_keys(username)
         self.driver.find_element(By.ID, "id_password").send_keys(password)
-        self.driver.find_element(By.CSS_SELECTOR, "input[type=submit]").click()
+        self.submit("input[type=submit]")
+
+    def submit(self, css: str) -> None:
+        """Click the button and wait for the page it sends: reading the page before the new
+        one replaced it finds the old page's elements, gone by the time they are read."""
+        page = self.driver.find_element(By.TAG_NAME, "html")
+        self.driver.find_element(By.CSS_SELECTOR, css).click()
+        WebDriverWait(self.driver, 20).until(staleness_of(page))
 
     def text(self, css: str) -> str:
         return self.driver.find_element(By.CSS_SELECTOR, css).text
@@ -62,7 +70,7 @@ class AdminPages:
             By.CSS_SELECTOR, f"input.action-select[value='{object_id}']"
         ).click()
         Select(self.driver.find_element(By.NAME, "action")).select_by_value(action)
-        self.driver.find_element(By.CSS_SELECTOR, "button[name=index]").click()
+        self.submit("button[name=index]")
 
     def column(self, name: str) -> list[str]:
         """The cells of one column of the result list, top to bottom."""
