@@ -39,6 +39,25 @@ class QueueEngine(Protocol):
         """running -> pending (or dead) where the lease expired."""
 
 
+class SameShapeSteps:
+    """The steps whose statements differ between the engines but whose use does not: each
+    engine names its statements, this runs them."""
+
+    ARCHIVE_DELETE: str
+    ARCHIVE_DELETE_ATTEMPTS: str
+    DEAD_LETTER_IDS: str
+
+    def archive_delete(self, cursor, batch: str) -> int:
+        cursor.execute(self.ARCHIVE_DELETE, [batch])
+        deleted = cursor.rowcount
+        cursor.execute(self.ARCHIVE_DELETE_ATTEMPTS, [batch])
+        return deleted
+
+    def dead_letter_ids(self, cursor, tenant: str, before: str, limit: int) -> list[Row]:
+        cursor.execute(self.DEAD_LETTER_IDS, [tenant, before, limit])
+        return cursor.fetchall()
+
+
 def queue_engine() -> QueueEngine:
     if connection.vendor == "mysql":
         from jobs.queue_mysql import MySQLQueue

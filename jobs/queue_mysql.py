@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from jobs.queue_engine import Row
+from jobs.queue_engine import Row, SameShapeSteps
 from jobs.queue_sql import TASK_STATUS
 from jobs.wake_index import PRIORITIES, oldest_rows
 
@@ -150,8 +150,10 @@ ORDER BY id DESC LIMIT %s
 """
 
 
-class MySQLQueue:
+class MySQLQueue(SameShapeSteps):
     lock = " FOR UPDATE SKIP LOCKED"
+    ARCHIVE_DELETE, ARCHIVE_DELETE_ATTEMPTS = ARCHIVE_DELETE, ARCHIVE_DELETE_ATTEMPTS
+    DEAD_LETTER_IDS = DEAD_LETTER_IDS
 
     def horizon(self, seconds: float) -> tuple[str, list]:
         return "NOW(6) + INTERVAL %s SECOND", [seconds]
@@ -173,16 +175,6 @@ class MySQLQueue:
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [rows, worker_id])
         return cursor.rowcount
-
-    def archive_delete(self, cursor, batch: str) -> int:
-        cursor.execute(ARCHIVE_DELETE, [batch])
-        deleted = cursor.rowcount
-        cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
-        return deleted
-
-    def dead_letter_ids(self, cursor, tenant: str, before: str, limit: int) -> list[Row]:
-        cursor.execute(DEAD_LETTER_IDS, [tenant, before, limit])
-        return cursor.fetchall()
 
     def expired_leases(self, cursor, batch_size: int) -> list[str]:
         """Lock up to `batch_size` running jobs whose lease ran out; their ids.

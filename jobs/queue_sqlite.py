@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from jobs.queue_engine import Row
+from jobs.queue_engine import Row, SameShapeSteps
 from jobs.queue_sql import TASK_STATUS
 from jobs.wake_index import PRIORITIES
 from scheduler_site.sqltools import datetime_param
@@ -117,8 +117,10 @@ def _now() -> str:
     return datetime_param(timezone.now())
 
 
-class SQLiteQueue:
+class SQLiteQueue(SameShapeSteps):
     lock = ""
+    ARCHIVE_DELETE, ARCHIVE_DELETE_ATTEMPTS = ARCHIVE_DELETE, ARCHIVE_DELETE_ATTEMPTS
+    DEAD_LETTER_IDS = DEAD_LETTER_IDS
 
     def horizon(self, seconds: float) -> tuple[str, list]:
         return "%s", [datetime_param(timezone.now() + timedelta(seconds=seconds))]
@@ -139,16 +141,6 @@ class SQLiteQueue:
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [_now(), rows, worker_id])
         return cursor.rowcount
-
-    def archive_delete(self, cursor, batch: str) -> int:
-        cursor.execute(ARCHIVE_DELETE, [batch])
-        deleted = cursor.rowcount
-        cursor.execute(ARCHIVE_DELETE_ATTEMPTS, [batch])
-        return deleted
-
-    def dead_letter_ids(self, cursor, tenant: str, before: str, limit: int) -> list[Row]:
-        cursor.execute(DEAD_LETTER_IDS, [tenant, before, limit])
-        return cursor.fetchall()
 
     def reconcile(self, cursor, batch_size: int) -> int:
         now = _now()
