@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 
 from jobs.models import Job
 from jobs.queue_mysql import (
@@ -119,6 +120,17 @@ def test_a_batch_of_500_reaches_its_rows_through_the_primary_key(name, crowded_q
     plan = plan_of(statement, params)
     (target,) = [row for row in plan if row["table"] == table]
     assert (target["key"], target["type"]) == ("PRIMARY", *(access or ["eq_ref"])), plan
+
+
+def test_the_archivers_read_back_of_500_found_jobs_uses_the_primary_key(crowded_queue):
+    jobs, _ = crowded_queue
+    cutoff = datetime(2030, 1, 1, tzinfo=UTC)
+    read_back = Q(pk__in=[])
+    for status, ids in (("succeeded", jobs[:250]), ("dead", jobs[250:])):
+        read_back |= Q(id__in=ids, status=status, wake_at__lte=cutoff)
+    query = Job.objects.filter(read_back).order_by("wake_at")
+    (row,) = plan_of(*query.query.sql_with_params())
+    assert (row["key"], row["type"]) == ("PRIMARY", "range"), row
 
 
 def test_the_tuple_list_form_of_the_delete_would_scan_the_table(crowded_queue):
