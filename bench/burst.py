@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,8 +22,7 @@ import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports be
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.delivery import HEADERS, Delivery, LogCounter, delivery, read_calls  # noqa: E402
 from bench.harness import (  # noqa: E402
-    free_port,
-    start_endpoint,
+    recorded_endpoint,
     start_manage,
     stop,
     tenant_with_room,  # noqa: E402
@@ -114,14 +112,11 @@ def main() -> None:
     args = parser.parse_args()
     burst = Burst(args.jobs, args.critical, args.executors, args.concurrency, args.lead)
     use_fresh_database("bench_burst")
-    work = Path(tempfile.mkdtemp(prefix="bench-burst-"))
-    record = work / "calls.csv"
-    port = free_port()
-    endpoint = start_endpoint(port, record)
+    endpoint = recorded_endpoint("burst")
     try:
-        result = run_ours("ours", burst, f"http://127.0.0.1:{port}/hook", record, work)
+        result = run_ours("ours", burst, endpoint.url, endpoint.record, endpoint.work)
     finally:
-        stop(endpoint)
+        stop(endpoint.process)
     print(machine_line())
     print(
         f"burst: {burst.jobs} jobs + {burst.critical} priority 0 due at one second; "

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -74,6 +75,22 @@ def start_endpoint(port: int, record: Path | None = None) -> subprocess.Popen:
                 return process
         time.sleep(0.05)
     raise SystemExit(f"nginx did not start on 127.0.0.1:{port}; see {prefix / 'error.log'}")
+
+
+@dataclass(frozen=True)
+class RecordedEndpoint:
+    work: Path  # the benchmark's folder for logs, profiles and the record
+    record: Path  # one CSV line per call (see start_endpoint)
+    process: subprocess.Popen
+    url: str
+
+
+def recorded_endpoint(name: str) -> RecordedEndpoint:
+    """A work folder for one benchmark and nginx on a free port recording every call in it."""
+    work = Path(tempfile.mkdtemp(prefix=f"bench-{name}-"))
+    record, port = work / "calls.csv", free_port()
+    process = start_endpoint(port, record)
+    return RecordedEndpoint(work, record, process, f"http://127.0.0.1:{port}/hook")
 
 
 def start_manage(args: list[str], log: Path) -> subprocess.Popen:

@@ -12,7 +12,6 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -26,7 +25,7 @@ from bench.burst import Burst, run_ours, wait_for_calls  # noqa: E402
 from bench.celery_peer import app, call  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.delivery import HEADERS, Delivery, LogCounter, delivery, read_calls  # noqa: E402
-from bench.harness import ROOT, free_port, start_endpoint, stop  # noqa: E402
+from bench.harness import ROOT, recorded_endpoint, stop  # noqa: E402
 from bench.report import started_curve_png, table  # noqa: E402
 
 BROKER_DB = 9
@@ -84,18 +83,15 @@ def main() -> None:
     args = parser.parse_args()
     burst = Burst(args.jobs, args.critical, lead=args.lead)
     use_fresh_database("peer")
-    work = Path(tempfile.mkdtemp(prefix="bench-peer-"))
-    record = work / "calls.csv"
-    port = free_port()
-    endpoint = start_endpoint(port, record)
-    url = f"http://127.0.0.1:{port}/hook"
+    endpoint = recorded_endpoint("peer")
+    url, record, work = endpoint.url, endpoint.record, endpoint.work
     results: list[Delivery] = []
     try:
         for n in range(1, args.rounds + 1):
             results.append(run_ours(f"ours {n}", burst, url, record, work))
             results.append(run_celery(f"celery {n}", burst, url, record, work))
     finally:
-        stop(endpoint)
+        stop(endpoint.process)
     print(machine_line())
     print(
         f"burst: {burst.jobs:,} + {burst.critical} priority 0 due at T, nginx endpoint; ours:"

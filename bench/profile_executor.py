@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -26,9 +25,8 @@ from bench.cpu import CpuMeter  # noqa: E402
 from bench.delivery import LogCounter  # noqa: E402
 from bench.executor_throughput import bare_loop  # noqa: E402
 from bench.harness import (  # noqa: E402
-    free_port,
     insert_due_jobs,
-    start_endpoint,
+    recorded_endpoint,
     start_manage,
     stop,
     tenant_with_room,
@@ -109,11 +107,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8, help="of profile")
     args = parser.parse_args()
     use_fresh_database("profile")
-    work = Path(tempfile.mkdtemp(prefix="bench-profile-"))
-    record = work / "calls.csv"
-    port = free_port()
-    endpoint = start_endpoint(port, record)
-    url = f"http://127.0.0.1:{port}/hook"
+    endpoint = recorded_endpoint("profile")
+    url, record, work = endpoint.url, endpoint.record, endpoint.work
     cmd = ["run_executor", "--concurrency", str(args.concurrency), "--poll-interval", "0.5"]
     executor = start_manage(cmd + ["--worker-id", "profiled"], work / "executor.log")
     time.sleep(3)  # let it start and idle
@@ -129,7 +124,7 @@ def main() -> None:
         spies[0].wait(timeout=args.seconds + 60)
     finally:
         stop(executor)
-        stop(endpoint)
+        stop(endpoint.process)
     print(machine_line())
     report(args, spent, work / "profile.txt")
 
