@@ -48,6 +48,9 @@ class TcpProxy:
             except OSError:
                 _close(client)
                 continue
+            # The timeout was for connecting: a statement waiting on a lock for longer is
+            # silent on the wire, and a cut there would be the proxy's fault, not a fault.
+            upstream.settimeout(None)
             with self._lock:
                 self._open |= {client, upstream}
             for source, sink in ((client, upstream), (upstream, client)):
