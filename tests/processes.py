@@ -59,9 +59,12 @@ class ManagedProcess:
         self._log.close()
 
     def stop(self, timeout: float = 20) -> int:
+        self.ask_to_stop()
+        return self.wait_stopped(timeout)
+
+    def ask_to_stop(self) -> None:
         if self.popen.poll() is None:
             self.popen.send_signal(signal.SIGTERM)
-        return self.wait_stopped(timeout)
 
     def wait_stopped(self, timeout: float = 20) -> int:
         """The exit code once the process ends (it is killed, and this fails, after
@@ -83,8 +86,7 @@ def stop_all(processes: list[ManagedProcess], timeout: float = 20) -> None:
     that did not exit cleanly: one stuck process must not leave the others running into
     the next test."""
     for process in processes:
-        if process.popen.poll() is None:
-            process.popen.send_signal(signal.SIGTERM)
+        process.ask_to_stop()
     failures = []
     for process in processes:
         try:

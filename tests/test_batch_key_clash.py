@@ -14,6 +14,7 @@ from django.db import connection
 
 from tasks.models import Task, Tenant
 from tests.conftest import cron_task
+from tests.statement_hooks import once_after_first
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,24 +33,16 @@ def insert_elsewhere(add_task, key: str) -> None:
     thread.join()
 
 
-def clash_after_the_key_lookup(add_task, key: str):
-    """A statement hook: once the batch has looked its keys up, another request takes one."""
-    state = {"done": False}
-
-    def hook(execute, sql, params, many, context):
-        result = execute(sql, params, many, context)
-        if not state["done"] and "idempotency_key" in sql and sql.lstrip().startswith("SELECT"):
-            state["done"] = True
-            insert_elsewhere(add_task, key)
-        return result
-
-    return hook
+def is_key_lookup(sql: str) -> bool:
+    return "idempotency_key" in sql and sql.lstrip().startswith("SELECT")
 
 
 def test_a_batch_planned_again_after_a_key_clash_is_charged_once(api, tenant, add_task):
     Tenant.objects.filter(id=tenant.id).update(create_rate=1, create_burst=2)
     items = [{**cron_task(name="a"), "idempotency_key": "k-a"}, cron_task(name="b")]
-    with connection.execute_wrapper(clash_after_the_key_lookup(add_task, "k-a")):
+    # once the batch has looked its keys up, another request takes one
+    clash = once_after_first(is_key_lookup, lambda: insert_elsewhere(add_task, "k-a"))
+    with connection.execute_wrapper(clash):
         response = api.post("/v1/tasks/batch", {"tasks": items}, format="json")
     assert response.status_code == 200, response.json()
     first, second = response.json()["results"]

@@ -16,6 +16,7 @@ from jobs.queue_mysql import DEAD_LETTER_IDS, MySQLQueue
 from jobs.queue_sql import TENANT_BUDGETS
 from jobs.selectors import dead_jobs
 from jobs.wake_index import GROUPS, oldest_rows, part
+from scheduler_site.sqltools import uuid_param
 from tasks.models import Task
 from tests.conftest import PUBLIC_URL
 
@@ -80,7 +81,7 @@ def test_the_groups_needing_attention_are_found_with_a_loose_scan(status, busy_q
 
 
 def test_a_groups_rows_are_one_tight_range_of_the_index(busy_queue, tenant):
-    sql, params = part("pending", 5, str(tenant.id).replace("-", ""), 500, ("%s", [LATER]), "", 0)
+    sql, params = part("pending", 5, uuid_param(tenant.id), 500, ("%s", [LATER]), "", 0)
     plan = plan_of(sql, params)
     (target,) = [row for row in plan if row["table"] == "jobs"]
     assert (target["key"], target["type"]) == ("jobs_wake_idx", "range"), plan
@@ -97,9 +98,7 @@ def unlocked_running_ids() -> set[str]:
     def look() -> None:
         try:
             with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT id FROM jobs WHERE status = 'running' FOR UPDATE SKIP LOCKED"
-                )
+                cursor.execute(SKIP_LOCKED_RUNNING)
                 seen.update(str(row[0]) for row in cursor.fetchall())
         finally:
             connection.close()
@@ -150,7 +149,7 @@ def test_the_archivers_read_returns_the_rows_old_enough_only(busy_queue):
 
 
 def test_tenants_running_counts_read_ranges_of_the_index_planned_once(busy_queue, tenant):
-    ids = [str(tenant.id).replace("-", "")]
+    ids = [uuid_param(tenant.id)]
     plan = plan_of(TENANT_BUDGETS.format(placeholders="%s"), ids * 2)
     (count,) = [row for row in plan if row["table"] == "jobs"]
     assert (count["key"], count["type"]) == ("jobs_wake_idx", "range"), plan

@@ -10,6 +10,7 @@ from history.sql_store import SqlHistoryStore
 from jobs.archive import archive_batch
 from jobs.models import Job
 from jobs.services import job_retry
+from tests.statement_hooks import once_after_first
 
 LONG_AGO = datetime.now(UTC) - timedelta(days=30)
 
@@ -120,24 +121,12 @@ def test_dead_job_retried_between_the_read_and_the_delete_stays(finished_job, te
     assert Job.objects.get(id=job.id).status == "pending"
 
 
-def after_the_first(marker: str, action):
-    """A statement hook: `action` runs once, right after the first statement holding
-    `marker` (the archiver's finding read) has run."""
-    state = {"done": False}
-
-    def hook(execute, sql, params, many, context):
-        result = execute(sql, params, many, context)
-        if not state["done"] and marker in sql:
-            state["done"] = True
-            action()
-        return result
-
-    return hook
-
-
 def test_dead_job_retried_between_finding_and_reading_it_is_not_archived(finished_job, tenant):
     job = finished_job("dead", 60 * 24 * 15, attempt=3)
-    retried = after_the_first("ORDER BY wake_at", lambda: job_retry(tenant=tenant, job_id=job.id))
+    # the archiver's finding read is the first statement ordered by wake_at
+    retried = once_after_first(
+        lambda sql: "ORDER BY wake_at" in sql, lambda: job_retry(tenant=tenant, job_id=job.id)
+    )
     with connection.execute_wrapper(retried):
         written, deleted = archive_batch()
     assert (written, deleted) == (0, 0)
