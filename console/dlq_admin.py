@@ -13,7 +13,9 @@ from django.urls import path
 
 from console.filters import DiedFilter, TenantFilter
 from console.job_admin import QueueAdmin
+from console.retry_all import retry_all_progress, start_retry_all
 from jobs.models import DeadLetter, JobStatus
+from jobs.retry_all import retry_all_latest
 from jobs.services import job_discard, job_retry
 
 
@@ -44,6 +46,11 @@ class DeadLetterAdmin(QueueAdmin):
     def get_queryset(self, request: HttpRequest):
         return super().get_queryset(request).filter(status=JobStatus.DEAD)
 
+    def changelist_view(self, request, extra_context=None):
+        latest = retry_all_latest()
+        progress = {"retry_all_progress": retry_all_progress(latest)} if latest else {}
+        return super().changelist_view(request, {**progress, **(extra_context or {})})
+
     def get_urls(self):
         prefix = f"{self.opts.app_label}_{self.opts.model_name}"
         view = self.admin_site.admin_view(self.retry_matching_view)
@@ -62,13 +69,13 @@ class DeadLetterAdmin(QueueAdmin):
 
     def retry_matching_view(self, request: HttpRequest) -> HttpResponse:
         """Every dead job the list shows with the current filter and search: asked on GET,
-        retried on POST."""
+        handed on POST to the reconciler, which retries them in batches."""
         if not self.has_operate_permission(request):
             raise PermissionDenied
         changelist = self.get_changelist_instance(request)
         queryset = changelist.get_queryset(request)
         if request.method == "POST":
-            self._each_job(request, queryset, job_retry, "job(s) put back in the queue")
+            start_retry_all(self, request, queryset)
             return redirect(f"../?{request.GET.urlencode()}")
         context = {
             **self.admin_site.each_context(request),

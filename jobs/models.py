@@ -145,3 +145,45 @@ class RunNowKey(models.Model):
                 fields=["tenant_id", "idempotency_key"], name="run_now_keys_tenant_key_uniq"
             ),
         ]
+
+
+class RetryAllOperation(models.Model):
+    """A "retry all matching" of the dead letter queue: asked in the console, carried out in
+    batches by the reconciler (jobs/retry_all.py). Its jobs wait in RetryAllItem."""
+
+    RUNNING = 1
+    # 1 while it runs, NULL once finished: the unique key lets one run at a time, whichever
+    # API worker or server the second click reaches.
+    running_slot = models.PositiveSmallIntegerField(null=True, unique=True, default=RUNNING)
+    requested_by = models.CharField(max_length=150)
+    filters = models.CharField(max_length=500, blank=True)  # the list's filter, as asked
+    total = models.PositiveIntegerField(default=0)
+    retried = models.PositiveIntegerField(default=0)
+    refused = models.JSONField(default=dict)  # refusal reason -> how many
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "retry_all_operations"
+
+    def __str__(self) -> str:
+        return f"retry all {self.id} ({self.retried}/{self.total})"
+
+    @property
+    def done(self) -> int:
+        return self.retried + sum(self.refused.values())
+
+
+class RetryAllItem(models.Model):
+    """A dead job an operation has yet to retry: the ids matched when it was asked, so the
+    operation retries the jobs the operator counted, whatever dies later."""
+
+    pk = models.CompositePrimaryKey("operation_id", "job_id")
+    operation_id = models.BigIntegerField()
+    job_id = models.UUIDField()
+
+    class Meta:
+        db_table = "retry_all_items"
+
+    def __str__(self) -> str:
+        return f"job {self.job_id} of retry all {self.operation_id}"
