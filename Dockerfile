@@ -1,20 +1,36 @@
-FROM python:3.11-slim
+# Two stages: the builder has the compiler and headers and turns every runtime requirement
+# into a wheel; the image that runs has only the wheels, the runtime libraries and nginx.
 
-# mysqlclient builds from source against the MariaDB client headers; nginx fronts the API.
+FROM python:3.11-slim AS builder
+# mysqlclient builds from source against the MariaDB client headers.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends gcc pkg-config libmariadb-dev nginx-light \
+ && apt-get install -y --no-install-recommends gcc pkg-config libmariadb-dev \
  && rm -rf /var/lib/apt/lists/*
+COPY requirements.txt /build/
+RUN pip wheel --no-cache-dir --wheel-dir /build/wheels -r /build/requirements.txt
+
+FROM python:3.11-slim
+# libmariadb3: what mysqlclient's wheel links to; nginx fronts the API.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libmariadb3 nginx-light \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=builder /build/requirements.txt /build/wheels /tmp/wheels/
+RUN pip install --no-cache-dir --no-index --find-links /tmp/wheels -r /tmp/wheels/requirements.txt \
+ && rm -rf /tmp/wheels
 
 WORKDIR /app
-COPY requirements.txt .
-RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 # Static files need no keys; the running processes do (SECRET_KEY, JWT_SIGNING_KEY,
 # SECRETS_ENCRYPTION_KEYS), so DEBUG is on for this build step only.
 RUN DEBUG=true python manage.py collectstatic --noinput \
- && useradd --system --uid 10001 --no-create-home scheduler
+ && useradd --system --uid 10001 --no-create-home scheduler \
+ && mkdir /data && chown scheduler /data
 USER scheduler
 
+# The one folder the unprivileged user may write: the embedded mode's SQLite database by
+# default (a deployment names its MariaDB in DATABASE_URL instead).
+ENV DATABASE_URL=sqlite:////data/db.sqlite3
+VOLUME ["/data"]
 ENV PORT=8000
 EXPOSE 8000
 # The same image runs every process. By default the API: nginx on $PORT in front of gunicorn

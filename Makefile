@@ -13,11 +13,13 @@ PORT ?= 8000
 system-packages:
 	@scripts/ensure_system_packages.sh
 
-$(STAMP): requirements.txt
+# The venv has the runtime (requirements.txt) and the tests' and benchmarks' packages
+# (requirements-dev.txt); the image installs the runtime only.
+$(STAMP): requirements.txt requirements-dev.txt
 	@$(MAKE) --no-print-directory system-packages
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
 	@touch $(STAMP)
 
 mariadb:

@@ -1,0 +1,78 @@
+"""The runtime requirements (what the image installs) hold every third-party package the
+product imports and none of the tests' and benchmarks' packages (requirements-dev.txt)."""
+
+import ast
+import re
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCT = ["console", "execution", "history", "jobs", "scheduler_site", "tasks", "scripts"]
+DEV_ONLY = {
+    "pytest",
+    "pytest-django",
+    "hypothesis",
+    "schemathesis",
+    "selenium",
+    "pyyaml",
+    "pillow",
+    "celery",
+    "py-spy",
+    "ruff",
+}
+# Loaded by name, not imported: the MySQL backend's driver and the API's server.
+LOADED_BY_NAME = {"MySQLdb", "gunicorn"}
+
+
+def names_in(path: Path) -> set[str]:
+    names = set()
+    for line in path.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line and not line.startswith("-r"):
+            names.add(normalise(re.split(r"[=<>!~\[; ]", line)[0]))
+    return names
+
+
+def normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def product_modules() -> set[str]:
+    """Top-level modules the product's code imports, or names in its settings."""
+    files = [ROOT / "manage.py"] + [f for folder in PRODUCT for f in (ROOT / folder).rglob("*.py")]
+    modules = set(LOADED_BY_NAME)
+    for file in files:
+        for node in ast.walk(ast.parse(file.read_text())):
+            if isinstance(node, ast.Import):
+                modules |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules.add(node.module.split(".")[0])
+    modules |= {name.split(".")[0] for name in [*settings.INSTALLED_APPS, *settings.MIDDLEWARE]}
+    first_party = {path.name for path in ROOT.iterdir() if path.is_dir()} | {"manage"}
+    return modules - set(sys.stdlib_module_names) - first_party - {"__future__"}
+
+
+def test_every_package_the_product_imports_is_a_runtime_requirement():
+    runtime = names_in(ROOT / "requirements.txt")
+    distributions = packages_distributions()
+    missing = {
+        module: distributions.get(module)
+        for module in product_modules()
+        if not {normalise(d) for d in distributions.get(module, [])} & runtime
+    }
+    assert missing == {}
+
+
+def test_the_runtime_requirements_hold_no_test_or_benchmark_package():
+    assert names_in(ROOT / "requirements.txt") & DEV_ONLY == set()
+
+
+def test_the_dev_requirements_add_the_tests_packages_to_the_runtime():
+    dev = ROOT / "requirements-dev.txt"
+    lines = [line for line in dev.read_text().splitlines() if not line.startswith("#")]
+    assert lines[0] == "-r requirements.txt"
+    assert names_in(dev) >= DEV_ONLY
+    assert names_in(dev) & names_in(ROOT / "requirements.txt") == set()  # pinned once
