@@ -47,8 +47,28 @@ def test_each_process_runs_its_own_management_command(services):
 
 def test_nginx_faces_the_clients_in_front_of_the_api(services):
     nginx, api = services["nginx"], services["api"]
-    assert nginx["ports"] == ["8000:8000"] and "ports" not in api
+    assert nginx["ports"] == ["8443:8443"] and "ports" not in api
+    assert nginx["command"][1] == "0.0.0.0:8443"
     assert nginx["command"][2] == "api:8010" and "--bind 0.0.0.0:8010" in api["command"]
+
+
+def test_nginx_ends_tls_with_a_certificate_mounted_read_only(services):
+    nginx = services["nginx"]
+    [volume] = nginx["volumes"]
+    source, target, mode = volume.rsplit(":", 2)
+    assert (source, mode) == ("${TLS_DIR:-./tls}", "ro")
+    for name in ("TLS_CERT", "TLS_KEY"):
+        assert nginx["environment"][name].startswith(f"{target}/")
+
+
+def test_the_api_and_every_process_run_with_https_on(services):
+    for name, spec in app_services(services).items():
+        if name != "nginx":
+            assert spec["environment"]["HTTPS"] == "true", name
+
+
+def test_nginx_holds_none_of_the_applications_keys(services):
+    assert set(services["nginx"]["environment"]) == {"TLS_CERT", "TLS_KEY"}
 
 
 def test_the_processes_start_after_the_migration(services):
