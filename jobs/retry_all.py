@@ -26,7 +26,9 @@ def retry_all_start(*, dead_jobs: QuerySet, requested_by: str, filters: str) -> 
         with transaction.atomic():
             operation = RetryAllOperation.objects.create(requested_by=requested_by, filters=filters)
             operation.total = _snapshot(operation, dead_jobs)
-            operation.save(update_fields=["total"])
+            if not operation.total:  # nothing for the reconciler: the slot is free at once
+                operation.running_slot, operation.finished_at = None, timezone.now()
+            operation.save()
     except IntegrityError:
         raise Conflict(_already_running(), code="retry_all_running") from None
     return operation

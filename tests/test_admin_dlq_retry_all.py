@@ -113,6 +113,14 @@ def test_the_database_keeps_one_operation_running(operator_client, make_dead):
         RetryAllOperation.objects.create(requested_by="another worker")
 
 
+def test_a_retry_all_matching_nothing_is_finished_at_once(operator_client, make_dead):
+    make_dead(3, name="invoices")
+    operator_client.post(f"{RETRY_ALL}?q=crm-sync")
+    operation = RetryAllOperation.objects.get()
+    assert (operation.total, operation.running_slot) == (0, None)
+    assert operation.finished_at is not None
+
+
 def test_another_retry_all_may_start_once_the_first_finished(operator_client, make_dead):
     make_dead(3)
     operator_client.post(RETRY_ALL)
