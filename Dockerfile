@@ -28,9 +28,8 @@ RUN DEBUG=true python manage.py collectstatic --noinput \
 USER scheduler
 
 # The one folder the unprivileged user may write: the embedded mode's SQLite database by
-# default (a deployment names its MariaDB in DATABASE_URL instead).
+# default (mount a volume there to keep it; a deployment names its MariaDB instead).
 ENV DATABASE_URL=sqlite:////data/db.sqlite3
-VOLUME ["/data"]
 ENV PORT=8000
 EXPOSE 8000
 # The same image runs every process. By default the API: nginx on $PORT in front of gunicorn
