@@ -15,6 +15,7 @@ from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from jobs.models import JobStatus
 from jobs.queue import JobResult
+from jobs.turns import in_turns
 from tasks.models import CRITICAL_PRIORITY, TaskStatus
 
 
@@ -41,6 +42,7 @@ class Timers:
         for held in claimed:
             if self._settled_by_its_task(held):
                 continue
+            self.pool.expect(held)  # its tenant's share of the slots may wait for it
             due = held.job.next_attempt_at
             if due <= now:
                 due_now.append(held)
@@ -110,12 +112,4 @@ def fair_order(group: list[HeldJob]) -> list[HeldJob]:
     """Most urgent priority first and, within a priority, tenants taking turns: a tenant
     whose jobs were claimed last (it had few, or they were made late) is not queued behind
     all of a noisy tenant's jobs due in the same second."""
-    by_level: dict[tuple[int, str], list[HeldJob]] = {}
-    for held in group:
-        by_level.setdefault((held.job.priority, held.job.tenant_id), []).append(held)
-    ordered = []
-    for priority in sorted({priority for priority, _ in by_level}):
-        queues = [jobs for (level, _), jobs in by_level.items() if level == priority]
-        for turn in range(max(len(jobs) for jobs in queues)):
-            ordered += [jobs[turn] for jobs in queues if turn < len(jobs)]
-    return ordered
+    return in_turns(group, key=lambda held: (held.job.priority, held.job.tenant_id))
