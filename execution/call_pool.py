@@ -58,6 +58,11 @@ class CallPool:
         counts among those with jobs due here."""
         self.share.coming(held.job)
 
+    def forget(self, held: HeldJob) -> None:
+        """An expected job that will not be offered (settled or given back before its second)."""
+        self.share.gone(held.job)
+        self._start_waiting()  # its tenant may have been the one a slot was kept for
+
     def offer(self, held: HeldJob) -> None:
         """The job's second has come: call now, or wait for a free slot."""
         job = held.job

@@ -22,7 +22,11 @@ from tasks.models import CRITICAL_PRIORITY, TaskStatus
 class Timers:
     """One timer per due instant, not per job: a burst of thousands due in the same second
     is one callback, which hands its jobs to the pool most urgent first and lets priority 0
-    calls start before the rest are even offered."""
+    calls start before the rest are even offered.
+
+    Every job held here is announced to the pool (`pool.expect`), so that its tenant's turn
+    is kept a slot; one that leaves without being offered goes to `pool.forget`.
+    """
 
     def __init__(self, *, pool: CallPool, outbox: Outbox) -> None:
         self.pool = pool

@@ -120,3 +120,19 @@ def test_a_tenant_alone_uses_every_slot(endpoint):
         return normal, every
 
     assert asyncio.run(scenario()) == (SLOTS - 1, SLOTS)
+
+
+def test_the_slot_kept_for_another_tenant_is_used_once_its_job_is_gone(endpoint):
+    async def scenario() -> tuple[int, int]:
+        pool = await started_pool()
+        coming = held(endpoint.url("/ok?b"), "b", due_in=60)
+        pool.expect(coming)
+        for n in range(8):
+            pool.offer(held(endpoint.url(f"/slow/{SLOW}?a={n}"), "a"))
+        kept = len(pool.in_flight)
+        pool.forget(coming)  # e.g. its task was deleted before its second
+        after = len(pool.in_flight)
+        await close(pool)
+        return kept, after
+
+    assert asyncio.run(scenario()) == (SLOTS - 2, SLOTS - 1)
