@@ -1,14 +1,15 @@
 """The executor's call pool: a bounded number of calls in flight, the most urgent first.
 
-A job whose second has come starts at once if a slot is free, else waits in a heap ordered
-by priority then due time. The last `reserved_for_critical` slots only take priority 0, so
+A job whose second has come starts at once if a slot is free, else waits. Waiting jobs are
+taken most urgent priority first and, inside a priority, tenant by tenant (jobs/turns.py);
+while other tenants' jobs are due, no tenant takes the last tenth of the slots
+(execution/slot_share.py). The last `reserved_for_critical` slots only take priority 0, so
 a queue of ordinary calls never keeps a critical one waiting for a slot.
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -17,8 +18,11 @@ from execution import metrics
 from execution.delivery import CallOutcome, Delivery, job_log_fields
 from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
+from execution.slot_share import SlotShare
 from jobs import queue
 from jobs.queue import ClaimedJob
+from jobs.turns import Turns
+from tasks.models import CRITICAL_PRIORITY, MAX_PRIORITY
 
 logger = logging.getLogger("execution.executor")
 
@@ -44,24 +48,33 @@ class CallPool:
         self.on_drained = on_drained  # told when no due job waits for a slot any more
         self.in_flight: dict[asyncio.Task, ClaimedJob] = {}
         self.in_flight_normal = 0
-        self.waiting: list[tuple[int, datetime, int, HeldJob]] = []
+        self.waiting: Turns[HeldJob] = Turns()
+        self.share = SlotShare(concurrency=concurrency, reserved_for_critical=reserved_for_critical)
         self.inactive_tenants: frozenset[str] = frozenset()
         self.fired = self.succeeded = self.failed = 0
-        self._order = 0
+
+    def expect(self, held: HeldJob) -> None:
+        """The job will be offered at its second (the timers hold it): until then its tenant
+        counts among those with jobs due here."""
+        self.share.coming(held.job)
+
+    def forget(self, held: HeldJob) -> None:
+        """An expected job that will not be offered (settled or given back before its second)."""
+        self.share.gone(held.job)
+        self._start_waiting()  # its tenant may have been the one a slot was kept for
 
     def offer(self, held: HeldJob) -> None:
         """The job's second has come: call now, or wait for a free slot."""
-        if self._slot_for(held.job):
-            self._start(held)
-            return
-        self._order += 1
         job = held.job
-        heapq.heappush(self.waiting, (job.priority, job.next_attempt_at, self._order, held))
+        self.share.coming(job)
+        self.waiting.push(job.priority, job.tenant_id, held)
+        self._start_waiting()
 
     def give_back_waiting(self) -> None:
-        for *_, held in self.waiting:
+        for held in self.waiting:
             self.outbox.give_back(held.job)
         self.waiting.clear()
+        self.share.forget_due()  # the timers give back what they hold at the same time
 
     async def finish(self, timeout: float) -> None:
         """Let the calls in flight end within `timeout`; those cut off are given back."""
@@ -75,15 +88,25 @@ class CallPool:
 
     # --- slots -------------------------------------------------------------------------------
 
-    def _slot_for(self, job: ClaimedJob) -> bool:
+    def _start_waiting(self) -> None:
+        """Start waiting jobs, in turn, while a slot is free for one."""
+        while (most_urgent := self._free_slots_take()) is not None:
+            held = self.waiting.pop(self.share.may_start, max_priority=most_urgent)
+            if held is None:
+                return
+            self._start(held)
+
+    def _free_slots_take(self) -> int | None:
+        """The least urgent priority a free slot takes (None: no slot is free)."""
         if len(self.in_flight) >= self.concurrency:
-            return False
-        if job.priority == queue.CRITICAL_PRIORITY:
-            return True
-        return self.in_flight_normal < self.concurrency - self.reserved_for_critical
+            return None
+        if self.in_flight_normal < self.concurrency - self.reserved_for_critical:
+            return MAX_PRIORITY
+        return CRITICAL_PRIORITY
 
     def _start(self, held: HeldJob) -> None:
         job = held.job
+        self.share.gone(job)
         now = datetime.now(UTC)
         if now + timedelta(seconds=job.timeout_seconds) > job.lease_expires_at:
             # It waited so long for a slot that the call could outlive its lease (and be
@@ -97,18 +120,19 @@ class CallPool:
         metrics.START_DELAY.labels(str(job.priority)).observe(delay)
         task = asyncio.create_task(self._call(held))
         self.in_flight[task] = job
-        self.in_flight_normal += job.priority != queue.CRITICAL_PRIORITY
+        self.in_flight_normal += job.priority != CRITICAL_PRIORITY
+        self.share.started(job)
         task.add_done_callback(self._done)
         self.fired += 1
 
     def _done(self, task: asyncio.Task) -> None:
         job = self.in_flight.pop(task, None)
-        if job is not None and job.priority != queue.CRITICAL_PRIORITY:
-            self.in_flight_normal -= 1
+        if job is not None:
+            self.in_flight_normal -= job.priority != CRITICAL_PRIORITY
+            self.share.ended(job)
         if not self.waiting:
             return
-        while self.waiting and self._slot_for(self.waiting[0][3].job):
-            self._start(heapq.heappop(self.waiting)[3])
+        self._start_waiting()
         if not self.waiting:
             self.on_drained()  # the claims that a backlog held back may go on
 

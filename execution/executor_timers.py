@@ -15,13 +15,18 @@ from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from jobs.models import JobStatus
 from jobs.queue import JobResult
+from jobs.turns import in_turns
 from tasks.models import CRITICAL_PRIORITY, TaskStatus
 
 
 class Timers:
     """One timer per due instant, not per job: a burst of thousands due in the same second
     is one callback, which hands its jobs to the pool most urgent first and lets priority 0
-    calls start before the rest are even offered."""
+    calls start before the rest are even offered.
+
+    Every job held here is announced to the pool (`pool.expect`), so that its tenant's turn
+    is kept a slot; one that leaves without being offered goes to `pool.forget`.
+    """
 
     def __init__(self, *, pool: CallPool, outbox: Outbox) -> None:
         self.pool = pool
@@ -41,6 +46,7 @@ class Timers:
         for held in claimed:
             if self._settled_by_its_task(held):
                 continue
+            self.pool.expect(held)  # its tenant's share of the slots may wait for it
             due = held.job.next_attempt_at
             if due <= now:
                 due_now.append(held)
@@ -110,12 +116,4 @@ def fair_order(group: list[HeldJob]) -> list[HeldJob]:
     """Most urgent priority first and, within a priority, tenants taking turns: a tenant
     whose jobs were claimed last (it had few, or they were made late) is not queued behind
     all of a noisy tenant's jobs due in the same second."""
-    by_level: dict[tuple[int, str], list[HeldJob]] = {}
-    for held in group:
-        by_level.setdefault((held.job.priority, held.job.tenant_id), []).append(held)
-    ordered = []
-    for priority in sorted({priority for priority, _ in by_level}):
-        queues = [jobs for (level, _), jobs in by_level.items() if level == priority]
-        for turn in range(max(len(jobs) for jobs in queues)):
-            ordered += [jobs[turn] for jobs in queues if turn < len(jobs)]
-    return ordered
+    return in_turns(group, key=lambda held: (held.job.priority, held.job.tenant_id))

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from jobs.turns import in_turns
 from jobs.wake_index import DueGroup
 
 # Bounds one round's statement: more tenants than this wait for the next round, oldest first.
@@ -47,12 +48,9 @@ def plan_asks(
 def interleave(rows: Iterable[tuple], ask_order: list[Ask]) -> list[tuple]:
     """Rows (key, tenant, priority, next_attempt_at) in claim order: priority first, then one
     row of each tenant in turn (tenants in ask order, each tenant's rows oldest first)."""
-    queues: dict[tuple[int, str], list[tuple]] = defaultdict(list)
-    for row in sorted(rows, key=lambda row: row[3]):
-        queues[(row[2], row[1])].append(row)
-    ordered = []
-    for priority in sorted({ask.priority for ask in ask_order}):
-        level = [queues[(a.priority, a.tenant)] for a in ask_order if a.priority == priority]
-        for turn in range(max((len(queue) for queue in level), default=0)):
-            ordered += [queue[turn] for queue in level if turn < len(queue)]
-    return ordered
+    rank = {(ask.priority, ask.tenant): index for index, ask in enumerate(ask_order)}
+    asked = sorted(
+        (row for row in rows if (row[2], row[1]) in rank),
+        key=lambda row: (rank[(row[2], row[1])], row[3]),
+    )
+    return in_turns(asked, key=lambda row: (row[2], row[1]))

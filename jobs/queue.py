@@ -21,6 +21,7 @@ from jobs.fair_share import interleave, plan_asks
 from jobs.models import JobStatus
 from jobs.queue_engine import queue_engine
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
+from tasks.critical_grant import demote_ungranted
 from tasks.models import CRITICAL_PRIORITY
 from tasks.tenants import inactive_tenant_ids
 
@@ -159,7 +160,7 @@ def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_te
     """Due jobs to claim, in claim order: by priority, tenants taking turns (fair_share)."""
     engine = queue_engine()
     until = engine.horizon(lookahead_seconds)
-    groups = wake_index.due_groups(cursor, JobStatus.PENDING, until)
+    groups = demote_ungranted(cursor, wake_index.due_groups(cursor, JobStatus.PENDING, until))
     slots = {p: critical_limit if p == CRITICAL_PRIORITY else normal_limit for p in range(10)}
     asks = plan_asks(groups, slots, frozenset(skip_tenants))
     if not asks:

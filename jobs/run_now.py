@@ -19,6 +19,7 @@ from history.records import HistoryRecord
 from jobs.models import Job, RunNowKey
 from jobs.selectors import job_get
 from scheduler_site.errors import Conflict, NotFound, Unprocessable
+from tasks.critical_grant import job_priority
 from tasks.models import Task, TaskStatus, Tenant
 from tasks.rate_limit import take_creation_token
 
@@ -117,7 +118,7 @@ def _new_job(task: Task, at: datetime) -> Job:
         task_id=task.id,
         scheduled_at=at,
         next_attempt_at=at,
-        priority=task.priority,
+        priority=job_priority(task),
         max_attempts=task.max_attempts,
         timeout_seconds=task.timeout_seconds,
         backoff_base_seconds=task.backoff_base_seconds,

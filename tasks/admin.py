@@ -6,6 +6,7 @@ by the action that rotates it.
 
 from django.contrib import admin, messages
 
+from tasks.critical_grant import critical_grant_withdraw
 from tasks.models import Tenant, TenantSecret
 from tasks.tenants import (
     tenant_deactivate,
@@ -23,6 +24,15 @@ class TenantAdmin(admin.ModelAdmin):
     readonly_fields = ["id", "previous_signing_secret_until", "tokens_not_before", "created_at"]
     search_fields = ["name", "id"]
     actions = ["deactivate", "reactivate", "revoke_tokens", "rotate_signing_secret"]
+
+    def save_model(self, request, obj, form, change):
+        withdrawn = change and "allow_critical" in form.changed_data and not obj.allow_critical
+        super().save_model(request, obj, form, change)
+        if withdrawn:
+            demoted = critical_grant_withdraw(tenant=obj)
+            self.message_user(
+                request, f"Priority 0 withdrawn: {demoted} waiting jobs now run at priority 1."
+            )
 
     def _apply(self, request, queryset, use_case, done: str) -> None:
         for tenant in queryset:

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.db import connection
 
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param
+from tasks.critical_grant import JOB_PRIORITY_SQL
 
 
 @dataclass(slots=True)
@@ -38,11 +39,11 @@ SELECT * FROM (
     ORDER BY next_run_at LIMIT %s{lock}
 ) AS p{priority}"""
 
-INSERT_JOBS_MYSQL = """
+INSERT_JOBS_MYSQL = f"""
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
     updated_at)
-SELECT r.job_id, t.tenant_id, t.id, t.next_run_at, t.priority, 'pending', 0,
+SELECT r.job_id, t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL}, 'pending', 0,
     t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (
     job_id CHAR(36) PATH '$[0]',
@@ -51,11 +52,11 @@ STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
 ON DUPLICATE KEY UPDATE jobs.id = jobs.id
 """
 
-INSERT_JOBS_SQLITE = """
+INSERT_JOBS_SQLITE = f"""
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
     updated_at)
-SELECT r.value ->> '$[0]', t.tenant_id, t.id, t.next_run_at, t.priority, 'pending', 0,
+SELECT r.value ->> '$[0]', t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL}, 'pending', 0,
     t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
 FROM json_each(%s) AS r
 JOIN tasks AS t ON t.id = r.value ->> '$[1]'

@@ -158,9 +158,17 @@ def add_task(tenant):
             "bucket": bucket_for(task_id),
         }
         values.update(fields)
+        _grant_priority_0_if_used(values["tenant"], values.get("priority"))
         return Task.objects.create(id=task_id, **values)
 
     return add
+
+
+def _grant_priority_0_if_used(tenant: Tenant, priority: int | None) -> None:
+    """Priority 0 work is an operator's grant: without it the claim demotes it."""
+    if priority == 0 and not tenant.allow_critical:
+        Tenant.objects.filter(id=tenant.id).update(allow_critical=True)
+        tenant.allow_critical = True
 
 
 @pytest.fixture
@@ -190,6 +198,7 @@ def make_job(tenant):
             **task_fields,
         )
         moment = due or datetime.now(UTC)
+        _grant_priority_0_if_used(owner, fields.get("priority"))
         return Job.objects.create(
             tenant=owner, task=task, scheduled_at=moment, next_attempt_at=moment, **fields
         )
