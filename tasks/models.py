@@ -152,6 +152,8 @@ class TenantSecret(models.Model):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="secrets")
     name = models.CharField(max_length=100)
     encrypted_value = models.TextField()
+    # The only hosts the secret is sent to (tasks/secret_hosts.py); empty: none at all.
+    allowed_hosts = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
