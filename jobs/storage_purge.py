@@ -47,6 +47,11 @@ def purge_candidates(status: str, cutoff: datetime, after: Position | None):
     return query.order_by("updated_at", "id").values_list("updated_at", "id")
 
 
+def tasks_with_jobs(task_ids: list[uuid.UUID]):
+    """Which of the tasks a job in the queue still refers to (through the run key)."""
+    return Job.objects.filter(task_id__in=task_ids).values_list("task_id", flat=True).distinct()
+
+
 def purge_task_batch(
     *, status: str, cutoff: datetime, after: Position | None, limit: int
 ) -> tuple[int, Position | None]:
@@ -58,8 +63,7 @@ def purge_task_batch(
         if not found:
             return 0, None
         ids = [task_id for _, task_id in found]
-        jobs = Job.objects.filter(task_id__in=ids).values_list("task_id", flat=True)
-        busy = set(jobs.distinct())
+        busy = set(tasks_with_jobs(ids))
         deleted = 0
         if len(busy) < len(ids):
             deleted, _ = Task.objects.filter(id__in=[i for i in ids if i not in busy]).delete()

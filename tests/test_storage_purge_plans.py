@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import connection
 
-from jobs.models import RunNowKey
-from jobs.storage_purge import expired_run_now_keys, purge_candidates
+from jobs.models import Job, RunNowKey
+from jobs.storage_purge import expired_run_now_keys, purge_candidates, tasks_with_jobs
 from scheduler_site.ids import new_id
 from tasks.models import Task
 from tests.conftest import PUBLIC_URL
@@ -21,17 +21,28 @@ def crowded_tables(tenant):
     if connection.vendor != "mysql":
         pytest.fail("plans are MariaDB's: run with DATABASE_URL=mysql://...")
     statuses = ["active"] * 8 + ["paused", "deleted", "completed"]
-    Task.objects.bulk_create(
+    tasks = Task.objects.bulk_create(
         Task(tenant=tenant, url=PUBLIC_URL, cron="* * * * *", status=statuses[n % len(statuses)])
+        for n in range(1500)
+    )
+    Job.objects.bulk_create(
+        Job(
+            tenant=tenant,
+            task=tasks[n % 1500],
+            scheduled_at=NOW + timedelta(seconds=n),
+            next_attempt_at=NOW,
+            status="succeeded",
+        )
         for n in range(3000)
     )
     RunNowKey.objects.bulk_create(
         RunNowKey(tenant_id=tenant.id, idempotency_key=f"k{n}", task_id=new_id(), job_id=new_id())
-        for n in range(2000)
+        for n in range(1500)
     )
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE TABLE tasks, run_now_keys")
+        cursor.execute("ANALYZE TABLE tasks, jobs, run_now_keys")
         cursor.fetchall()
+    return [task.id for task in tasks]
 
 
 def plan(query) -> list[dict]:
@@ -55,3 +66,8 @@ def test_the_purge_finds_expired_run_now_keys_through_their_index(crowded_tables
     (row,) = plan(expired_run_now_keys(NOW).values_list("id", flat=True)[:500])
     assert row["key"] == "run_now_keys_created_idx" and row["type"] == "range", row
     assert "filesort" not in row["Extra"], row
+
+
+def test_the_purge_looks_for_the_jobs_of_a_batch_through_the_run_key(crowded_tables):
+    (row,) = plan(tasks_with_jobs(crowded_tables[:500]))
+    assert row["key"] == "jobs_task_run_uniq" and row["type"] == "range", row
