@@ -1,4 +1,5 @@
-"""The archiver process: finished jobs move to the history store; old history is purged."""
+"""The archiver process: finished jobs move to the history store; old history, finished
+tasks and run now keys past their retention are purged."""
 
 from datetime import timedelta
 
@@ -10,6 +11,7 @@ from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
 from history.stores import close_history_stores, history_store
 from jobs.archive import archive_batch
+from jobs.storage_purge import StoragePurge
 
 PURGE_EVERY_TURNS = 60
 
@@ -23,6 +25,7 @@ class ArchiverProcess(LoopProcess):
         super().__init__(poll_interval=interval)
         self.batch_size = batch_size
         self.last_result = (0, 0)
+        self.storage_purge = StoragePurge(batch_size=batch_size)
 
     def on_stop(self) -> None:
         close_history_stores()
@@ -31,7 +34,16 @@ class ArchiverProcess(LoopProcess):
         written, deleted = archive_batch(batch_size=self.batch_size)
         self.last_result = (written, deleted)
         purged = self._purge() if self.turns % PURGE_EVERY_TURNS == 0 else 0
-        self.logger.info("archive written=%d deleted=%d purged=%d", written, deleted, purged)
+        # Every turn, in bounded batches: a tenant's churn of tasks may outrun a rarer round.
+        tasks, keys = self.storage_purge.run()
+        self.logger.info(
+            "archive written=%d deleted=%d purged=%d tasks_purged=%d run_now_keys_purged=%d",
+            written,
+            deleted,
+            purged,
+            tasks,
+            keys,
+        )
         return 0 if written >= self.batch_size else self.poll_interval
 
     def _purge(self) -> int:

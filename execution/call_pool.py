@@ -144,7 +144,9 @@ class CallPool:
             if held.error:
                 outcome = _no_call(held.error)
             else:
-                outcome = await self.delivery.call(job, authorization=held.authorization)
+                outcome = await self.delivery.call(
+                    job, authorization=held.authorization, secret_hosts=held.secret_hosts
+                )
         except asyncio.CancelledError:
             # Cut off by a stop: the executor's doing, not the endpoint's, so no attempt
             # is charged (the call may have arrived: delivery is at least once).

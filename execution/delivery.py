@@ -21,6 +21,7 @@ from execution.egress import guarded_socket_factory, is_refusal
 from execution.signing import signature_headers
 from jobs.queue import ClaimedJob
 from tasks.address_policy import EgressPolicy
+from tasks.secret_hosts import host_allowed, url_host
 
 logger = logging.getLogger("execution.delivery")
 
@@ -28,6 +29,7 @@ USER_AGENT = "at-cron-scheduler/1.0"
 RESPONSE_BODY_LIMIT = 4096
 ERROR_LIMIT = 500
 REFUSED = "destination not allowed"
+SECRET_HOST_REFUSED = "secret_ref {name!r} may not be sent to {host!r} (not in its allowed_hosts)"
 
 
 @dataclass(slots=True)
@@ -136,8 +138,20 @@ class Delivery:
         if self.session is not None:
             await self.session.close()
 
-    async def call(self, job: ClaimedJob, *, authorization: str | None = None) -> CallOutcome:
-        outcome = await self._call(job, authorization)
+    async def call(
+        self,
+        job: ClaimedJob,
+        *,
+        authorization: str | None = None,
+        secret_hosts: frozenset[str] = frozenset(),
+    ) -> CallOutcome:
+        """One attempt; a secret goes only to a host of its allowed_hosts (an empty set
+        allows none), otherwise nothing is sent and the attempt fails saying why."""
+        if authorization is not None and not host_allowed(job.url, secret_hosts):
+            error = SECRET_HOST_REFUSED.format(name=job.secret_ref, host=url_host(job.url))
+            outcome = _failed(time.monotonic(), datetime.now(UTC), error)
+        else:
+            outcome = await self._call(job, authorization)
         log_attempt(job, outcome)
         return outcome
 

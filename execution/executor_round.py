@@ -103,5 +103,6 @@ def with_secrets(jobs: list[ClaimedJob]) -> list[HeldJob]:
             error = UNDECRYPTABLE_SECRET.format(name=job.secret_ref)
         elif job.secret_ref is not None and ref not in lookup.values:
             error = MISSING_SECRET.format(name=job.secret_ref)
-        held.append(HeldJob(job, lookup.values.get(ref), error))
+        hosts = lookup.hosts.get(ref, frozenset())
+        held.append(HeldJob(job, lookup.values.get(ref), error, hosts))
     return held

@@ -12,3 +12,5 @@ class HeldJob:
     job: ClaimedJob
     authorization: str | None  # the value of the task's secret_ref, sent as Authorization
     error: str | None  # set when the call cannot be made (its secret is missing)
+    # The only hosts the authorization may be sent to (the secret's allowed_hosts).
+    secret_hosts: frozenset[str] = frozenset()

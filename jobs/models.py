@@ -140,6 +140,8 @@ class RunNowKey(models.Model):
 
     class Meta:
         db_table = "run_now_keys"
+        # The archiver purges expired keys oldest first (jobs/storage_purge.py).
+        indexes = [models.Index(fields=["created_at"], name="run_now_keys_created_idx")]
         constraints = [
             models.UniqueConstraint(
                 fields=["tenant_id", "idempotency_key"], name="run_now_keys_tenant_key_uniq"

@@ -63,7 +63,9 @@ def task_run_now(
 def _create(tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None) -> Job:
     # Locked like a delete locks it: a run asked for during a delete either comes before it
     # (and is cancelled with the others) or sees the task deleted.
-    task = Task.objects.select_for_update().get(id=task_id)
+    task = Task.objects.select_for_update().filter(id=task_id).first()
+    if task is None:
+        raise NotFound("task not found")  # purged since it was looked up (storage_purge)
     if task.status == TaskStatus.DELETED:
         raise Conflict("the task was deleted; it cannot run", code="task_deleted")
     job = insert_run(task, run_instant(timezone.now(), task))

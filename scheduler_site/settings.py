@@ -210,6 +210,10 @@ ARCHIVE_SUCCEEDED_AFTER_SECONDS = env_int("ARCHIVE_SUCCEEDED_AFTER_SECONDS", 360
 ARCHIVE_CANCELLED_AFTER_SECONDS = env_int("ARCHIVE_CANCELLED_AFTER_SECONDS", 3600)
 ARCHIVE_DEAD_AFTER_SECONDS = env_int("ARCHIVE_DEAD_AFTER_SECONDS", 14 * 86400)
 HISTORY_RETENTION_DAYS = env_int("HISTORY_RETENTION_DAYS", 30, minimum=1)
+# Deleted and completed tasks are purged this long after their last change (once the
+# archiver has moved all their jobs), run now keys this long after their run was asked for.
+TASK_RETENTION_DAYS = env_int("TASK_RETENTION_DAYS", 7, minimum=1)
+RUN_NOW_KEY_RETENTION_HOURS = env_int("RUN_NOW_KEY_RETENTION_HOURS", 24, minimum=1)
 
 # A claim's lease: from the job's own time, its timeout plus this margin.
 LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)

@@ -65,9 +65,10 @@ class TenantAdmin(admin.ModelAdmin):
 
 @admin.register(TenantSecret)
 class TenantSecretAdmin(admin.ModelAdmin):
-    list_display = ["tenant", "name", "updated_at"]
+    list_display = ["tenant", "name", "allowed_hosts", "updated_at"]
     exclude = ["encrypted_value"]
-    readonly_fields = ["tenant", "name", "created_at", "updated_at"]
+    # The hosts are the tenant's to set through the API, where they are checked.
+    readonly_fields = ["tenant", "name", "allowed_hosts", "created_at", "updated_at"]
 
     def has_add_permission(self, request):
         return False

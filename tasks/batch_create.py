@@ -17,6 +17,7 @@ from scheduler_site.errors import ApplicationError, QuotaExceeded, error_body
 from tasks.models import Task, Tenant
 from tasks.quotas import room_for_tasks
 from tasks.rate_limit import take_creation_token
+from tasks.secrets import secret_hosts
 from tasks.services import task_prepare, task_replay
 
 MAX_BATCH = 500
@@ -69,6 +70,7 @@ def _create(tenant: Tenant, items: list[BatchItem], charge: RateCharge) -> list[
     repeats: dict[int, int] = {}  # item index -> the earlier item with the same key
     first_with_key: dict[str, int] = {}
     existing = _existing_by_key(tenant, items)
+    hosts_by_name = _secret_hosts_named(tenant, items)
     for index, item in enumerate(items):
         key = item.idempotency_key
         if item.error is not None:
@@ -80,7 +82,7 @@ def _create(tenant: Tenant, items: list[BatchItem], charge: RateCharge) -> list[
         else:
             if key:
                 first_with_key[key] = index
-            results[index] = _prepared(tenant, item, index, fresh)
+            results[index] = _prepared(tenant, item, index, fresh, hosts_by_name)
     charge.take(tenant, len(fresh))
     with transaction.atomic():
         room = room_for_tasks(tenant)
@@ -95,17 +97,26 @@ def _create(tenant: Tenant, items: list[BatchItem], charge: RateCharge) -> list[
     return results
 
 
-def _prepared(tenant: Tenant, item: BatchItem, index: int, fresh: dict) -> ItemResult | None:
+def _prepared(
+    tenant: Tenant, item: BatchItem, index: int, fresh: dict, hosts_by_name: dict
+) -> ItemResult | None:
     try:
         fresh[index] = task_prepare(
             tenant=tenant,
             data=item.data,
             idempotency_key=item.idempotency_key,
             request_hash=item.request_hash,
+            hosts_by_name=hosts_by_name,
         )
     except ApplicationError as exc:
         return _refused(exc)
     return None
+
+
+def _secret_hosts_named(tenant: Tenant, items: list[BatchItem]) -> dict[str, list[str]]:
+    """The allowed hosts of every secret the batch names, in one read."""
+    names = {item.data.get("secret_ref") for item in items if item.data}
+    return secret_hosts(tenant=tenant, names=names - {None})
 
 
 def _existing_by_key(tenant: Tenant, items: list[BatchItem]) -> dict[str, Task]:

@@ -108,6 +108,9 @@ class Task(models.Model):
             models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
             # Counts a tenant's tasks by status for its quota, inside the index.
             models.Index(fields=["tenant", "status"], name="tasks_tenant_quota_idx"),
+            # The archiver's purge of finished tasks, oldest first (jobs/storage_purge.py);
+            # the tick does not write updated_at, so it costs nothing per run.
+            models.Index(fields=["status", "updated_at"], name="tasks_purge_idx"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -152,6 +155,8 @@ class TenantSecret(models.Model):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="secrets")
     name = models.CharField(max_length=100)
     encrypted_value = models.TextField()
+    # The only hosts the secret is sent to (tasks/secret_hosts.py); empty: none at all.
+    allowed_hosts = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

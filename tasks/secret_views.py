@@ -10,15 +10,24 @@ from rest_framework.views import APIView
 from scheduler_site.openapi import PAGE, SECRET_NAME, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
 from tasks import secrets
+from tasks.secret_hosts import MAX_ALLOWED_HOSTS
 from tasks.serializers import StrictSerializer
 
 
 class SecretInput(StrictSerializer):
     value = serializers.CharField(trim_whitespace=False)
+    # Required for a new secret; a replaced one keeps its hosts when this is left out.
+    allowed_hosts = serializers.ListField(
+        child=serializers.CharField(trim_whitespace=False),
+        required=False,
+        help_text=f"lowercase host names or IP addresses, 1 to {MAX_ALLOWED_HOSTS}, matched "
+        "exactly (no wildcards): the only hosts this secret is sent to",
+    )
 
 
 class SecretOutput(serializers.Serializer):
     name = serializers.CharField()
+    allowed_hosts = serializers.ListField(child=serializers.CharField())
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
 
@@ -53,7 +62,10 @@ class SecretItemView(APIView):
         payload = SecretInput(data=request.data)
         payload.is_valid(raise_exception=True)
         secret, created = secrets.secret_put(
-            tenant=request.user, name=name, value=payload.validated_data["value"]
+            tenant=request.user,
+            name=name,
+            value=payload.validated_data["value"],
+            allowed_hosts=payload.validated_data.get("allowed_hosts"),
         )
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(SecretOutput(secret).data, status=code)

@@ -14,6 +14,7 @@ from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant, TenantSecret
 from tasks.quotas import check_secret_quota
 from tasks.rules import CONTROL_CHARACTERS, SECRET_NAME
+from tasks.secret_hosts import checked_allowed_hosts
 
 logger = logging.getLogger("tasks.secrets")
 SecretRef = tuple[str, str]  # (tenant id, secret name)
@@ -44,25 +45,44 @@ def _check(name: str, value: object) -> str:
     return value
 
 
-def secret_put(*, tenant: Tenant, name: str, value: object) -> tuple[TenantSecret, bool]:
-    """Create or replace a secret; returns it and whether it was created."""
+def secret_put(
+    *, tenant: Tenant, name: str, value: object, allowed_hosts: object = None
+) -> tuple[TenantSecret, bool]:
+    """Create or replace a secret; returns it and whether it was created.
+
+    A new secret must name its hosts; a replaced one keeps its hosts unless new ones are
+    given. Narrowing the hosts is never refused: a task aimed elsewhere is refused at the
+    call (execution/delivery.py), so a host can be withdrawn at once."""
     encrypted = cipher().encrypt(_check(name, value).encode()).decode()
+    hosts = None if allowed_hosts is None else checked_allowed_hosts(allowed_hosts)
+    changes = {"encrypted_value": encrypted}
+    if hosts is not None:
+        changes["allowed_hosts"] = hosts
     for _ in range(2):
-        updated = TenantSecret.objects.filter(tenant=tenant, name=name).update(
-            encrypted_value=encrypted
-        )
+        updated = TenantSecret.objects.filter(tenant=tenant, name=name).update(**changes)
         if updated:
             return TenantSecret.objects.get(tenant=tenant, name=name), False
+        if hosts is None:
+            raise ValidationFailed(
+                "allowed_hosts is required for a new secret",
+                fields={"allowed_hosts": "required: the hosts this secret may be sent to"},
+            )
         try:
             with transaction.atomic():
                 check_secret_quota(tenant)
-                secret = TenantSecret.objects.create(
-                    tenant=tenant, name=name, encrypted_value=encrypted
-                )
+                secret = TenantSecret.objects.create(tenant=tenant, name=name, **changes)
             return secret, True
         except IntegrityError:
             continue  # created concurrently: replace it
     raise IntegrityError("could not store the secret")
+
+
+def secret_hosts(*, tenant: Tenant, names: set[str]) -> dict[str, list[str]]:
+    """The allowed hosts of the tenant's secrets among `names` (a missing one is absent)."""
+    if not names:
+        return {}
+    rows = TenantSecret.objects.filter(tenant=tenant, name__in=names)
+    return dict(rows.values_list("name", "allowed_hosts"))
 
 
 def secret_delete(*, tenant: Tenant, name: str) -> None:
@@ -85,23 +105,26 @@ class SecretLookup:
     A reference in neither names no secret of its tenant."""
 
     values: dict[SecretRef, str] = field(default_factory=dict)
+    hosts: dict[SecretRef, frozenset[str]] = field(default_factory=dict)
     undecryptable: set[SecretRef] = field(default_factory=set)
 
 
 def secret_values(*, refs: set[SecretRef]) -> SecretLookup:
-    """Decrypted values for (tenant id, name) pairs."""
+    """Decrypted values, and the hosts each may go to, for (tenant id, name) pairs."""
     lookup = SecretLookup()
     if not refs:
         return lookup
     tenant_ids = {tenant_id for tenant_id, _ in refs}
     names = {name for _, name in refs}
     rows = TenantSecret.objects.filter(tenant_id__in=tenant_ids, name__in=names)
-    for tenant_id, name, encrypted in rows.values_list("tenant_id", "name", "encrypted_value"):
+    columns = rows.values_list("tenant_id", "name", "encrypted_value", "allowed_hosts")
+    for tenant_id, name, encrypted, hosts in columns:
         ref = (str(tenant_id), name)
         if ref not in refs:
             continue
         try:
             lookup.values[ref] = cipher().decrypt(encrypted.encode()).decode()
+            lookup.hosts[ref] = frozenset(hosts)
         except InvalidToken:
             # A key was dropped from SECRETS_ENCRYPTION_KEYS before rotate_secrets ran.
             logger.error("secret %r of tenant %s: no key decrypts it", name, tenant_id)

@@ -22,6 +22,8 @@ from tasks import rules, schedule
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.quotas import check_task_quota
 from tasks.rate_limit import take_creation_token
+from tasks.secret_hosts import check_secret_destination
+from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed
 
 EDITABLE_FIELDS = (
@@ -93,8 +95,24 @@ def _check_target(values: dict) -> None:
 # --- create ------------------------------------------------------------------------------
 
 
+def _check_secret(values: dict, tenant: Tenant, hosts_by_name: dict | None = None) -> None:
+    """The task's secret must exist and allow the task's host (a batch reads the hosts of
+    all its secrets at once and passes them in)."""
+    secret_ref = values.get("secret_ref")
+    if secret_ref is None:
+        return
+    if hosts_by_name is None:
+        hosts_by_name = secret_hosts(tenant=tenant, names={secret_ref})
+    check_secret_destination(secret_ref, values["url"], hosts_by_name)
+
+
 def task_prepare(
-    *, tenant: Tenant, data: dict, idempotency_key: str | None = None, request_hash: str = ""
+    *,
+    tenant: Tenant,
+    data: dict,
+    idempotency_key: str | None = None,
+    request_hash: str = "",
+    hosts_by_name: dict[str, list[str]] | None = None,
 ) -> Task:
     """A new task checked against every rule of a create, not saved yet."""
     task_id = new_id()
@@ -102,6 +120,7 @@ def task_prepare(
     values.setdefault("timezone", "UTC")
     _check_schedule(values, task_id)
     _check_target(values)
+    _check_secret(values, tenant, hosts_by_name)
     _check_priority(values, tenant)
     task = Task(
         id=task_id,
@@ -222,6 +241,8 @@ def task_update(
         values["run_at"] = None
     _check_schedule(values, task.id)
     _check_target(values)
+    if "url" in changes or "secret_ref" in changes:
+        _check_secret(values, tenant)
     if "priority" in changes:
         _check_priority(values, tenant)
     schedule_before = _schedule_of(task)

@@ -34,6 +34,7 @@ class Endpoint:
     /redirect      302 to /ok
     /slow/S        sleeps S seconds before answering 200
     /trickle/S     sends headers, then one byte a second for S seconds
+    /echo          200 with the request's headers as its body (what a leak looks like)
     """
 
     def __init__(self) -> None:
@@ -99,6 +100,8 @@ class Endpoint:
             return None
         if kind == "nul":
             return _reply(handler, 200, b"a\x00b")
+        if kind == "echo":
+            return _reply(handler, 200, str(dict(handler.headers)).encode())
         if kind == "big":
             return _reply(handler, 200, b"y" * 10000)
         return _reply(handler, 200, b"ok")

@@ -52,8 +52,15 @@ def test_zero_means_unlimited(api, tenant, settings):
 
 def test_a_tenant_at_its_secret_quota_gets_403_but_may_replace_one(api, tenant):
     set_quotas(tenant, max_secrets=1)
-    assert api.put("/v1/secrets/a", {"value": "x"}, format="json").status_code == 201
-    refused = api.put("/v1/secrets/b", {"value": "x"}, format="json")
+    assert (
+        api.put(
+            "/v1/secrets/a", {"value": "x", "allowed_hosts": ["93.184.216.34"]}, format="json"
+        ).status_code
+        == 201
+    )
+    refused = api.put(
+        "/v1/secrets/b", {"value": "x", "allowed_hosts": ["93.184.216.34"]}, format="json"
+    )
     assert refused.status_code == 403
     assert refused.json()["error"]["fields"] == {"quota": "max_secrets"}
     assert api.put("/v1/secrets/a", {"value": "y"}, format="json").status_code == 200
@@ -92,7 +99,9 @@ def test_one_tenants_bucket_leaves_another_alone(api, other_api, tenant):
 @pytest.mark.parametrize("limit", [1, 5])
 def test_the_secrets_list_honours_limit_and_pages(api, limit):
     for n in range(7):
-        api.put(f"/v1/secrets/s{n}", {"value": "x"}, format="json")
+        api.put(
+            f"/v1/secrets/s{n}", {"value": "x", "allowed_hosts": ["93.184.216.34"]}, format="json"
+        )
     names, url = [], f"/v1/secrets?limit={limit}"
     while url:
         page = api.get(url).json()

@@ -7,25 +7,36 @@ from tasks.tenants import tenant_rotate_signing_secret
 
 
 def test_put_creates_a_secret_and_get_lists_names_only(api):
-    assert api.put("/v1/secrets/crm", {"value": "Bearer abc"}, format="json").status_code == 201
+    assert (
+        api.put(
+            "/v1/secrets/crm",
+            {"value": "Bearer abc", "allowed_hosts": ["93.184.216.34"]},
+            format="json",
+        ).status_code
+        == 201
+    )
     listed = api.get("/v1/secrets").json()["results"]
     assert [item["name"] for item in listed] == ["crm"]
     assert "Bearer abc" not in str(api.get("/v1/secrets").content)
 
 
 def test_secret_is_encrypted_at_rest(api):
-    api.put("/v1/secrets/crm", {"value": "Bearer abc"}, format="json")
+    api.put(
+        "/v1/secrets/crm",
+        {"value": "Bearer abc", "allowed_hosts": ["93.184.216.34"]},
+        format="json",
+    )
     assert "Bearer abc" not in TenantSecret.objects.get(name="crm").encrypted_value
 
 
 def test_put_again_replaces_the_value(api):
-    api.put("/v1/secrets/crm", {"value": "one"}, format="json")
+    api.put("/v1/secrets/crm", {"value": "one", "allowed_hosts": ["93.184.216.34"]}, format="json")
     assert api.put("/v1/secrets/crm", {"value": "two"}, format="json").status_code == 200
     assert TenantSecret.objects.count() == 1
 
 
 def test_delete_removes_a_secret_and_a_second_delete_is_404(api):
-    api.put("/v1/secrets/crm", {"value": "x"}, format="json")
+    api.put("/v1/secrets/crm", {"value": "x", "allowed_hosts": ["93.184.216.34"]}, format="json")
     assert api.delete("/v1/secrets/crm").status_code == 204
     assert api.delete("/v1/secrets/crm").status_code == 404
 
@@ -37,7 +48,7 @@ def test_bad_secret_name_or_value_is_400(api):
 
 
 def test_secrets_are_per_tenant(api, other_api):
-    api.put("/v1/secrets/crm", {"value": "x"}, format="json")
+    api.put("/v1/secrets/crm", {"value": "x", "allowed_hosts": ["93.184.216.34"]}, format="json")
     assert other_api.get("/v1/secrets").json()["results"] == []
     assert other_api.delete("/v1/secrets/crm").status_code == 404
 

@@ -120,7 +120,9 @@ def test_redirect_is_a_failure_and_is_not_followed(endpoint, make_job, run_execu
 
 
 def test_secret_ref_is_sent_as_authorization(endpoint, make_job, run_executor, api):
-    api.put("/v1/secrets/crm", {"value": "Bearer s3cret"}, format="json")
+    api.put(
+        "/v1/secrets/crm", {"value": "Bearer s3cret", "allowed_hosts": ["127.0.0.1"]}, format="json"
+    )
     job = make_job(endpoint.url("/ok"), secret_ref="crm")
     run_executor()
     wait_for_status([job], {"succeeded"})
@@ -138,7 +140,9 @@ def test_missing_secret_fails_the_attempt_with_a_clear_error(endpoint, make_job,
 def test_a_secret_no_key_decrypts_fails_the_attempt_as_undecryptable(
     endpoint, make_job, run_executor, api, settings
 ):
-    api.put("/v1/secrets/crm", {"value": "Bearer s3cret"}, format="json")
+    api.put(
+        "/v1/secrets/crm", {"value": "Bearer s3cret", "allowed_hosts": ["127.0.0.1"]}, format="json"
+    )
     settings.SECRETS_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]  # the old key lost
     job = make_job(endpoint.url("/ok"), secret_ref="crm", max_attempts=1)
     run_executor()
