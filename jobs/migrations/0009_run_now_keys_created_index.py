@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('jobs', '0007_one_wake_index'),
+        ('jobs', '0008_retry_all_operations'),
     ]
 
     operations = [
