@@ -8,7 +8,15 @@ from django.core.exceptions import ImproperlyConfigured
 
 from scheduler_site import keys
 from scheduler_site.database import cache_settings, database_settings
-from scheduler_site.env import env_bool, env_choice, env_cidrs, env_int, env_list, env_str
+from scheduler_site.env import (
+    env_bool,
+    env_choice,
+    env_cidrs,
+    env_int,
+    env_list,
+    env_nameservers,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -178,7 +186,7 @@ TENANT_REQUEST_BURST = env_int("TENANT_REQUEST_BURST", 300)  # ...with bursts up
 RESOLVE_DEADLINE_SECONDS = 2.5
 RESOLVER_THREADS = env_int("RESOLVER_THREADS", 16, minimum=1)
 RESOLVER_TENANT_THREADS = env_int("RESOLVER_TENANT_THREADS", 4, minimum=1)
-RESOLVER_NAMESERVERS = env_list("RESOLVER_NAMESERVERS")
+RESOLVER_NAMESERVERS = env_nameservers("RESOLVER_NAMESERVERS")
 
 # Shared state of the API workers (the creation rate limit): Redis in production, so that
 # every worker and machine shares it; the local-memory cache only for one embedded process.

@@ -18,6 +18,7 @@ import dns.exception
 import dns.nameserver
 import dns.resolver
 
+from scheduler_site.env import nameserver_address
 from tasks.address_policy import ResolutionTimedOut
 
 # name, port, the monotonic deadline -> getaddrinfo-shaped answers
@@ -30,8 +31,7 @@ def system_lookup(name: str, port: int, deadline: float) -> list[tuple[Any, ...]
 
 
 def _nameserver(entry: str) -> dns.nameserver.Do53Nameserver:
-    address, _, port = entry.rpartition(":") if entry.count(":") == 1 else (entry, "", "")
-    return dns.nameserver.Do53Nameserver(address, int(port or 53))
+    return dns.nameserver.Do53Nameserver(*nameserver_address(entry))
 
 
 @functools.lru_cache(maxsize=4)
