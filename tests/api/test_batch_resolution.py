@@ -38,3 +38,17 @@ def test_a_single_create_with_a_name_that_never_answers_is_400_on_time(api, loop
     assert response.status_code == 400
     assert "resolved in time" in response.json()["error"]["fields"]["url"]
     assert time.monotonic() - started < settings.RESOLVE_DEADLINE_SECONDS + 1.5
+
+
+def test_an_edit_to_a_name_that_never_answers_is_400_on_time(api, make_task, loopback_dns):
+    task = make_task()
+    started = time.monotonic()
+    response = api.patch(
+        f"/v1/tasks/{task['id']}",
+        {"url": "https://x.hang.test/"},
+        format="json",
+        HTTP_IF_MATCH='"1"',
+    )
+    assert response.status_code == 400
+    assert "resolved in time" in response.json()["error"]["fields"]["url"]
+    assert time.monotonic() - started < settings.RESOLVE_DEADLINE_SECONDS + 1.5
