@@ -32,7 +32,7 @@ def test_another_tenants_lookup_answers_while_one_tenants_names_hang(loopback_dn
     wait_until(lambda: SHARES.held("hostile") == 2, timeout=5, message="no lookups started")
     started = time.monotonic()
     answers = HostLookups("polite").resolve("hooks.ok.test", 443)
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 1.0  # the hostile lookups wait 1.5 s
     assert answers[0][4][0] == "93.184.216.34"
     thread.join()
 

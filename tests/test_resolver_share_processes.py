@@ -51,7 +51,7 @@ def test_another_tenants_create_answers_at_once_during_hanging_batches(
         wait_until(lambda: dns_server.dropped >= 4, timeout=10, message="no lookup hung")
         created, took = post(server, other_tenant, "/v1/tasks", cron_task(url="https://a.ok.test/"))
         assert created.status_code == 201, created.text
-        assert took < 1.0
+        assert took < 1.5  # the hanging batches take their whole deadline (2.5 s)
         for batch in batches:
             response, batch_took = batch.result()
             assert response.status_code == 200, response.text
