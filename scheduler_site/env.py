@@ -5,7 +5,7 @@ variable (ImproperlyConfigured), never later with a traceback in a request.
 """
 
 import os
-from ipaddress import ip_network
+from ipaddress import ip_address, ip_network
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -58,3 +58,24 @@ def env_cidrs(name: str) -> str:
         except ValueError as exc:
             raise ImproperlyConfigured(f"{name}: {entry!r} is not a network ({exc})") from exc
     return env_str(name)
+
+
+def nameserver_address(entry: str) -> tuple[str, int]:
+    """`ip` or `ipv4:port` (an IPv6 address has no port here) as (address, port)."""
+    address, port = entry.rsplit(":", 1) if entry.count(":") == 1 else (entry, "53")
+    ip_address(address)
+    number = int(port)
+    if not 0 < number < 65536:
+        raise ValueError(f"port {number} is out of range")
+    return address, number
+
+
+def env_nameservers(name: str) -> list[str]:
+    """A comma separated list of DNS servers (e.g. RESOLVER_NAMESERVERS), each checked here."""
+    entries = env_list(name)
+    for entry in entries:
+        try:
+            nameserver_address(entry)
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"{name}: {entry!r} is not ip or ip:port ({exc})") from exc
+    return entries

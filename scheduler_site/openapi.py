@@ -1,7 +1,8 @@
 """Shared pieces of the OpenAPI description: the one error shape, headers, pagination.
 
-Views say which error statuses each route can answer with `errors(...)`; 400 and 401 are
-always among them (any request can be malformed; every route needs a token).
+Views say which error statuses each route can answer with `errors(...)`; 400, 401 and 429
+are always among them (any request can be malformed; every route needs a token and takes
+one of the tenant's request budget).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ WHY = {
     415: "the body is not `application/json`",
     422: "this `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
     428: "`If-Match` is missing (`precondition_required`)",
-    429: "too many task creations (`rate_limited`); see `Retry-After`",
+    429: "too many requests or task creations (`rate_limited`); see `Retry-After`",
     503: "a store did not answer (`unavailable`); try again",
 }
 
@@ -111,10 +112,10 @@ PAGE = [
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:
     """The error responses of a route: always 400 (any request can be malformed, if only in
-    its Host) and 401, plus the given statuses."""
+    its Host), 401 and 429 (the tenant's request budget), plus the given statuses."""
     return {
         status: OpenApiResponse(ErrorBody, description=WHY[status])
-        for status in sorted({400, 401, *statuses})
+        for status in sorted({400, 401, 429, *statuses})
     }
 
 

@@ -6,6 +6,8 @@ from rest_framework.response import Response
 from scheduler_site.errors import PreconditionFailed, PreconditionRequired
 
 ANY_VERSION = None
+# More digits than a version ever has: a longer tag matches nothing and is never parsed.
+MAX_VERSION_DIGITS = 19
 
 
 def expected_version(request: Request) -> int | None:
@@ -19,7 +21,7 @@ def expected_version(request: Request) -> int | None:
     if tag.startswith("W/"):
         tag = tag[2:]
     tag = tag.strip('"')
-    if not (tag.isascii() and tag.isdigit()):
+    if not (tag.isascii() and tag.isdigit()) or len(tag) > MAX_VERSION_DIGITS:
         raise PreconditionFailed(f"If-Match {raw!r} does not match the task's version")
     return int(tag)
 

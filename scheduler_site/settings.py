@@ -8,7 +8,15 @@ from django.core.exceptions import ImproperlyConfigured
 
 from scheduler_site import keys
 from scheduler_site.database import cache_settings, database_settings
-from scheduler_site.env import env_bool, env_choice, env_cidrs, env_int, env_list, env_str
+from scheduler_site.env import (
+    env_bool,
+    env_choice,
+    env_cidrs,
+    env_int,
+    env_list,
+    env_nameservers,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -109,6 +117,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["tasks.request_budget.TenantRequestBudget"],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
@@ -166,6 +175,18 @@ TENANT_MAX_TASKS = env_int("TENANT_MAX_TASKS", 10_000)  # active and paused task
 TENANT_MAX_SECRETS = env_int("TENANT_MAX_SECRETS", 100)
 TENANT_CREATE_RATE = env_int("TENANT_CREATE_RATE", 50)  # task creations per second...
 TENANT_CREATE_BURST = env_int("TENANT_CREATE_BURST", 500)  # ...with bursts up to this
+# Every tenant API request (reads and edits too) takes one token of this budget; 0: none.
+TENANT_REQUEST_RATE = env_int("TENANT_REQUEST_RATE", 100)  # requests per second...
+TENANT_REQUEST_BURST = env_int("TENANT_REQUEST_BURST", 300)  # ...with bursts up to this
+
+# Task URLs' host names are resolved at create and edit: all of one request's names at once,
+# under one deadline, on a pool shared by the tenants, of which one tenant holds at most
+# RESOLVER_TENANT_THREADS. RESOLVER_NAMESERVERS (ip or ip:port, comma separated) asks those
+# DNS servers instead of the system resolver (getaddrinfo), with lookups that end on time.
+RESOLVE_DEADLINE_SECONDS = 2.5
+RESOLVER_THREADS = env_int("RESOLVER_THREADS", 16, minimum=1)
+RESOLVER_TENANT_THREADS = env_int("RESOLVER_TENANT_THREADS", 4, minimum=1)
+RESOLVER_NAMESERVERS = env_nameservers("RESOLVER_NAMESERVERS")
 
 # Shared state of the API workers (the creation rate limit): Redis in production, so that
 # every worker and machine shares it; the local-memory cache only for one embedded process.

@@ -19,8 +19,6 @@ import re
 import socket
 import unicodedata
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from ipaddress import (
     IPv4Address,
     IPv4Network,
@@ -295,13 +293,22 @@ class EgressPolicy:
         if literal is not None:
             self.check_address(literal, port)
             return
-        name = _normalise_host(host)
-        if not name or _looks_malformed(name):
+        name = name_to_resolve(host)
+        if name is None:
             raise DestinationNotAllowed(f"malformed host {host!r}")
         if _is_localhost_name(name) and not any(map(self._allow_listed, _LOOPBACKS)):
             raise DestinationNotAllowed(f"localhost name {host!r}")
         for addr in _resolve_all(name, port, resolve):
             self.check_address(addr, port)
+
+
+def name_to_resolve(host: str) -> str | None:
+    """The DNS name `check_url_host` asks for, or None when `host` is a literal or malformed
+    (so a request can start its lookups before checking its URLs)."""
+    if parse_literal_host(host) is not None:
+        return None
+    name = _normalise_host(host)
+    return None if not name or _looks_malformed(name) else name
 
 
 def _valid_port(port: object) -> bool:
@@ -310,27 +317,6 @@ def _valid_port(port: object) -> bool:
 
 class ResolutionTimedOut(Exception):
     """A name did not resolve within the time given (not an OSError: never "does not resolve")."""
-
-
-_RESOLVERS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="resolve")
-
-
-def resolver_within(seconds: float) -> Resolver:
-    """getaddrinfo that gives up after `seconds` (waiting for a free resolver included).
-
-    The system resolver cannot be interrupted: a lookup that times out finishes in its
-    thread, and at most 8 run at once, so slow names cannot take the API's threads.
-    """
-
-    def resolve(*args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
-        lookup = _RESOLVERS.submit(socket.getaddrinfo, *args, **kwargs)
-        try:
-            return lookup.result(timeout=seconds)
-        except FutureTimeout as exc:
-            lookup.cancel()
-            raise ResolutionTimedOut(f"no answer within {seconds:g} s") from exc
-
-    return resolve
 
 
 def _resolve_all(name: str, port: int, resolve: Resolver) -> list[IPAddress]:

@@ -1,10 +1,13 @@
 """Create up to 500 tasks in one request: each item checked as a single create would be,
 the new ones inserted in one statement, one result per item in the request's order.
 
-An item with an idempotency key that was used before replays the earlier task (or is a 422
-if the body differs), as a single create does; a key given twice in one batch makes one
-task. The creation rate is charged once for all the new tasks; the task quota is counted
-once, under the tenant's row lock, and the items beyond it get a 403 each.
+The caller charges every item to the creation rate before reading any (a refused item
+costs as much as a created one); the items the quota refuses and the replays are given
+back. The hosts of all the items are looked up at once, under one deadline for the whole
+request. An item with an idempotency key that was used before replays the earlier task (or
+is a 422 if the body differs), as a single create does; a key given again later in the same
+batch is a 422 for that later item. The task quota is counted once, under the tenant's row
+lock, and the items beyond it get a 403 each.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from scheduler_site.errors import ApplicationError, QuotaExceeded, error_body
+from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
+from tasks.host_lookups import HostLookups
 from tasks.models import Task, Tenant
 from tasks.quotas import room_for_tasks
-from tasks.rate_limit import take_creation_token
+from tasks.rate_limit import give_back_creation_tokens
+from tasks.rules import names_to_resolve
 from tasks.secrets import secret_hosts
 from tasks.services import task_prepare, task_replay
 
@@ -40,34 +45,33 @@ class ItemResult:
     replayed: bool = False
     error: dict | None = None
 
-
-@dataclass
-class RateCharge:
-    """Creations this request took from the tenant's rate bucket: a batch planned again
-    after a key clash is charged only for new tasks it was not charged for before."""
-
-    taken: int = 0
-
-    def take(self, tenant: Tenant, count: int) -> None:
-        if count > self.taken:
-            take_creation_token(tenant, count - self.taken)
-            self.taken = count
+    @property
+    def error_code(self) -> str | None:
+        return self.error["code"] if self.error else None
 
 
 def tasks_create_batch(*, tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
-    charge = RateCharge()
+    """The items' results; every item was charged to the creation rate by the caller."""
+    lookups = HostLookups(tenant.id)
+    lookups.start(names_to_resolve(item.data.get("url") for item in items if item.data))
+    results = _planned(tenant, items, lookups)
+    uncharged = sum(1 for r in results if r.replayed or r.error_code == QuotaExceeded.code)
+    give_back_creation_tokens(tenant, uncharged)
+    return results
+
+
+def _planned(tenant: Tenant, items: list[BatchItem], lookups: HostLookups) -> list[ItemResult]:
     for _ in range(2):  # a key taken by a concurrent request meanwhile: plan once more
         try:
-            return _create(tenant, items, charge)
+            return _create(tenant, items, lookups)
         except IntegrityError:
             continue
-    return _create(tenant, items, charge)
+    return _create(tenant, items, lookups)
 
 
-def _create(tenant: Tenant, items: list[BatchItem], charge: RateCharge) -> list[ItemResult]:
+def _create(tenant: Tenant, items: list[BatchItem], lookups: HostLookups) -> list[ItemResult]:
     results: list[ItemResult | None] = [None] * len(items)
     fresh: dict[int, Task] = {}  # item index -> task to insert
-    repeats: dict[int, int] = {}  # item index -> the earlier item with the same key
     first_with_key: dict[str, int] = {}
     existing = _existing_by_key(tenant, items)
     hosts_by_name = _secret_hosts_named(tenant, items)
@@ -75,30 +79,38 @@ def _create(tenant: Tenant, items: list[BatchItem], charge: RateCharge) -> list[
         key = item.idempotency_key
         if item.error is not None:
             results[index] = _refused(item.error)
-        elif key in existing:
-            results[index] = _replayed(existing[key], item.request_hash)
         elif key in first_with_key:
-            repeats[index] = first_with_key[key]
+            results[index] = _repeated_key(first_with_key[key])
+        elif key in existing:
+            first_with_key[key] = index
+            results[index] = _replayed(existing[key], item.request_hash)
         else:
             if key:
                 first_with_key[key] = index
-            results[index] = _prepared(tenant, item, index, fresh, hosts_by_name)
-    charge.take(tenant, len(fresh))
+            results[index] = _prepared(tenant, item, index, fresh, lookups, hosts_by_name)
     with transaction.atomic():
         room = room_for_tasks(tenant)
         admitted = set(list(fresh)[:room] if room is not None else fresh)
         Task.objects.bulk_create([task for index, task in fresh.items() if index in admitted])
     for index in fresh:
         results[index] = ItemResult(201, fresh[index]) if index in admitted else _over_quota()
-    for index, first in repeats.items():
-        earlier = results[first]
-        same = earlier.task is not None and not earlier.replayed
-        results[index] = _replayed(earlier.task, items[index].request_hash) if same else earlier
     return results
 
 
+def _repeated_key(first: int) -> ItemResult:
+    message = f"this idempotency_key is already used by item {first} of this batch"
+    return _refused(
+        Unprocessable(message, code="idempotency_key_repeated", fields={"idempotency_key": message})
+    )
+
+
 def _prepared(
-    tenant: Tenant, item: BatchItem, index: int, fresh: dict, hosts_by_name: dict
+    tenant: Tenant,
+    item: BatchItem,
+    index: int,
+    fresh: dict,
+    lookups: HostLookups,
+    hosts_by_name: dict,
 ) -> ItemResult | None:
     try:
         fresh[index] = task_prepare(
@@ -106,6 +118,7 @@ def _prepared(
             data=item.data,
             idempotency_key=item.idempotency_key,
             request_hash=item.request_hash,
+            lookups=lookups,
             hosts_by_name=hosts_by_name,
         )
     except ApplicationError as exc:

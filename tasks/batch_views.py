@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from scheduler_site.errors import ApplicationError, ValidationFailed
 from scheduler_site.openapi import RETRY_AFTER, ErrorDetail, errors
 from tasks.batch_create import MAX_BATCH, BatchItem, ItemResult, tasks_create_batch
+from tasks.rate_limit import take_creation_token
 from tasks.serializers import StrictSerializer, TaskInput, TaskOutput
 from tasks.views import checked_idempotency_key, request_hash
 
@@ -84,7 +85,10 @@ class TaskBatchView(APIView):
                 f'send {{"tasks": [...]}} with 1 to {MAX_BATCH} tasks',
                 fields={"tasks": f"a list of 1 to {MAX_BATCH} task objects"},
             )
+        raw_items = payload.validated_data["tasks"]
+        # Before any item is read: a batch of refused items costs the rate as much.
+        take_creation_token(request.user, len(raw_items))
         reader = TaskInput()
-        items = [read_item(raw, reader) for raw in payload.validated_data["tasks"]]
+        items = [read_item(raw, reader) for raw in raw_items]
         results = tasks_create_batch(tenant=request.user, items=items)
         return Response({"results": result_bodies(results)})

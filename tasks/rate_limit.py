@@ -1,89 +1,40 @@
-"""Task creations per second, per tenant: a token bucket shared by every API worker.
-
-The bucket lives in the cache. On Redis (CACHE_URL) one Lua script refills it by Redis's
-own clock and takes a token atomically, so every worker on every machine draws from the
-same bucket. With the local-memory cache (the embedded mode: one process) a lock does the
-same in memory. If Redis cannot be reached the request goes through (and an error is
-logged): the count quotas still hold, and a cache outage must not stop every tenant.
-"""
+"""Task creations per second, per tenant: a token bucket shared by every API worker
+(tasks/token_bucket.py). A creation is charged before any of its work is done, so refused
+ones count too; what the quota refuses, and replays, are given back."""
 
 from __future__ import annotations
-
-import logging
-import threading
-import time
-
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import RedisError
 
 from scheduler_site.errors import RateLimited, ValidationFailed
 from tasks.models import Tenant
 from tasks.quotas import quota
-
-logger = logging.getLogger("tasks.rate_limit")
-
-# KEYS[1] the bucket; ARGV rate/s, burst and how many tokens to take. Returns 0 when they
-# were taken, else the seconds until they are there (as a string: Lua numbers become
-# integers on the way out).
-TAKE_TOKEN = """
-local now = redis.call('TIME')
-now = tonumber(now[1]) + tonumber(now[2]) / 1000000
-local rate, burst, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(state[1]) or burst
-local at = tonumber(state[2]) or now
-tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
-local wait = 0
-if tokens >= cost then tokens = tokens - cost else wait = (cost - tokens) / rate end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
-return tostring(wait)
-"""
-
-_local_buckets: dict[str, tuple[float, float]] = {}
-_local_lock = threading.Lock()
+from tasks.token_bucket import take_tokens
 
 
-def _take_in_redis(backend: RedisCache, key: str, rate: int, burst: int, cost: int) -> float:
-    full_key = backend.make_key(key)
-    client = backend._cache.get_client(full_key, write=True)  # the backend's redis-py client
-    return float(client.eval(TAKE_TOKEN, 1, full_key, rate, burst, cost))
-
-
-def _take_in_memory(key: str, rate: int, burst: int, cost: int) -> float:
-    with _local_lock:
-        now = time.monotonic()
-        tokens, at = _local_buckets.get(key, (float(burst), now))
-        tokens = min(burst, tokens + (now - at) * rate)
-        wait = 0.0 if tokens >= cost else (cost - tokens) / rate
-        _local_buckets[key] = (tokens - cost if tokens >= cost else tokens, now)
-        return wait
+def _bucket(tenant: Tenant) -> tuple[str, int, int]:
+    rate, burst = quota(tenant, "create_rate"), quota(tenant, "create_burst")
+    return f"create-rate:{tenant.id}", rate, max(burst, 1)
 
 
 def take_creation_token(tenant: Tenant, count: int = 1) -> None:
     """Take `count` creations from the tenant's bucket at once, or refuse them all with 429
     and Retry-After (a batch larger than the burst is refused as such, with a 400)."""
-    rate, burst = quota(tenant, "create_rate"), quota(tenant, "create_burst")
+    key, rate, burst = _bucket(tenant)
     if not rate or count <= 0:
         return
-    burst = max(burst, 1)
     if count > burst:
         raise ValidationFailed(
             f"at most {burst} task creations at once for this tenant",
             fields={"tasks": f"at most {burst} items for this tenant"},
         )
-    key = f"create-rate:{tenant.id}"
-    backend = caches["default"]
-    try:
-        if isinstance(backend, RedisCache):
-            wait = _take_in_redis(backend, key, rate, burst, count)
-        else:
-            wait = _take_in_memory(key, rate, burst, count)
-    except RedisError:
-        logger.error("rate limit not applied: Redis did not answer", exc_info=True)
-        return
+    wait = take_tokens(key, rate, burst, count)
     if wait > 0:
         raise RateLimited(
             f"more than {rate} task creations per second (bursts of {burst})", retry_after=wait
         )
+
+
+def give_back_creation_tokens(tenant: Tenant, count: int) -> None:
+    """Return creations that were charged but made nothing new (a replay, the quota)."""
+    key, rate, burst = _bucket(tenant)
+    if rate and count > 0:
+        take_tokens(key, rate, burst, -count)

@@ -1,6 +1,7 @@
 """The rules a task's target and options must follow (each failure names its field)."""
 
 import re
+from collections.abc import Iterable, Iterator
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -9,8 +10,9 @@ from scheduler_site.errors import ValidationFailed
 from tasks.address_policy import (
     DestinationNotAllowed,
     ResolutionTimedOut,
+    Resolver,
     default_policy,
-    resolver_within,
+    name_to_resolve,
 )
 
 ALLOWED_SCHEMES = {"http": 80, "https": 443}
@@ -20,8 +22,6 @@ SECRET_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
 # A header value may hold tabs but no other control character (CR and LF split headers).
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 MAX_HEADERS = 50
-RESOLVE_TIMEOUT_SECONDS = 2.0
-_resolve = resolver_within(RESOLVE_TIMEOUT_SECONDS)
 MAX_HEADER_VALUE = 4096
 
 # Credentials belong in a secret_ref; hop-by-hop headers are the connection's business;
@@ -61,8 +61,23 @@ LIMITS = {
 }
 
 
-def check_url(url: str) -> str:
-    """Refuse a URL the executor must never call; return it unchanged when it is fine."""
+def names_to_resolve(urls: Iterable[object]) -> Iterator[tuple[str, int]]:
+    """The (name, port) that `check_url` will resolve for each of `urls`, where it will."""
+    for url in urls:
+        try:
+            parts = urlsplit(url) if isinstance(url, str) else None
+            port = parts.port if parts else None
+        except ValueError:
+            continue
+        if parts and parts.scheme in ALLOWED_SCHEMES and parts.hostname:
+            name = name_to_resolve(parts.hostname)
+            if name is not None:
+                yield name, port if port is not None else ALLOWED_SCHEMES[parts.scheme]
+
+
+def check_url(url: str, resolve: Resolver) -> str:
+    """Refuse a URL the executor must never call; return it unchanged when it is fine.
+    `resolve` looks its host name up (HostLookups.resolve: under the request's deadline)."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -78,11 +93,10 @@ def check_url(url: str) -> str:
         raise _bad("url", "must not contain whitespace")
     effective_port = port if port is not None else ALLOWED_SCHEMES[parts.scheme]
     try:
-        default_policy().check_url_host(parts.hostname, effective_port, resolve=_resolve)
+        default_policy().check_url_host(parts.hostname, effective_port, resolve=resolve)
     except ResolutionTimedOut as exc:
-        raise _bad(
-            "url", f"host could not be resolved in time ({RESOLVE_TIMEOUT_SECONDS:g} s)"
-        ) from exc
+        seconds = settings.RESOLVE_DEADLINE_SECONDS
+        raise _bad("url", f"host could not be resolved in time ({seconds:g} s)") from exc
     except DestinationNotAllowed as exc:
         raise _bad(
             "url", "is not an allowed destination (public hosts on ports 80/443 only)"

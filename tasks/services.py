@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 import zlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from django.db import IntegrityError, transaction
@@ -13,15 +14,17 @@ from scheduler_site.errors import (
     Conflict,
     NotFound,
     PreconditionFailed,
+    QuotaExceeded,
     Unprocessable,
     ValidationFailed,
 )
 from scheduler_site.ids import new_id
 from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule
+from tasks.host_lookups import HostLookups
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.quotas import check_task_quota
-from tasks.rate_limit import take_creation_token
+from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed
@@ -84,9 +87,9 @@ def _check_priority(values: dict, tenant: Tenant) -> None:
         raise ValidationFailed(f"priority {message}", fields={"priority": message})
 
 
-def _check_target(values: dict) -> None:
+def _check_target(values: dict, lookups: HostLookups) -> None:
     rules.check_limits(values)
-    rules.check_url(values["url"])
+    rules.check_url(values["url"], lookups.resolve)
     rules.check_headers(values.get("headers") or {})
     rules.check_body(values.get("body") or "")
     rules.check_secret_ref(values.get("secret_ref"))
@@ -113,13 +116,15 @@ def task_prepare(
     idempotency_key: str | None = None,
     request_hash: str = "",
     hosts_by_name: dict[str, list[str]] | None = None,
+    lookups: HostLookups | None = None,
 ) -> Task:
-    """A new task checked against every rule of a create, not saved yet."""
+    """A new task checked against every rule of a create, not saved yet (a batch passes the
+    lookups its items share)."""
     task_id = new_id()
     values = dict(data)
     values.setdefault("timezone", "UTC")
     _check_schedule(values, task_id)
-    _check_target(values)
+    _check_target(values, lookups or HostLookups(tenant.id))
     _check_secret(values, tenant, hosts_by_name)
     _check_priority(values, tenant)
     task = Task(
@@ -137,30 +142,36 @@ def task_prepare(
 def task_create(
     *,
     tenant: Tenant,
-    data: dict,
+    read_data: Callable[[], dict],
     idempotency_key: str | None = None,
     request_hash: str = "",
 ) -> tuple[Task, bool]:
     """Create a task; with an idempotency key, a repeat returns the original.
 
-    Returns the task and whether it was created by this call.
+    Returns the task and whether it was created by this call. The creation is charged to
+    the rate before `read_data` validates the fields (a refused one costs as much); the
+    quota's refusal gives it back, and a replay takes none.
     """
     if idempotency_key:
         existing = Task.objects.filter(tenant=tenant, idempotency_key=idempotency_key).first()
         if existing is not None:
             return task_replay(existing, request_hash), False
-    task = task_prepare(
-        tenant=tenant, data=data, idempotency_key=idempotency_key, request_hash=request_hash
-    )
     take_creation_token(tenant)
+    task = task_prepare(
+        tenant=tenant, data=read_data(), idempotency_key=idempotency_key, request_hash=request_hash
+    )
     try:
         with transaction.atomic():
             check_task_quota(tenant)
             task.save(force_insert=True)
+    except QuotaExceeded:
+        give_back_creation_tokens(tenant, 1)
+        raise
     except IntegrityError:
         if not idempotency_key:
             raise
         # Lost the race on UNIQUE (tenant_id, idempotency_key): answer with the winner.
+        give_back_creation_tokens(tenant, 1)
         winner = Task.objects.get(tenant=tenant, idempotency_key=idempotency_key)
         return task_replay(winner, request_hash), False
     return task, True
@@ -240,7 +251,7 @@ def task_update(
     if changes.get("cron") and "run_at" not in changes:
         values["run_at"] = None
     _check_schedule(values, task.id)
-    _check_target(values)
+    _check_target(values, HostLookups(tenant.id))
     if "url" in changes or "secret_ref" in changes:
         _check_secret(values, tenant)
     if "priority" in changes:

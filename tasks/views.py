@@ -73,11 +73,15 @@ class TaskCollectionView(APIView):
     )
     def post(self, request: Request) -> Response:
         key = _idempotency_key(request)
-        payload = TaskInput(data=request.data)
-        payload.is_valid(raise_exception=True)
+
+        def read_data() -> dict:
+            payload = TaskInput(data=request.data)
+            payload.is_valid(raise_exception=True)
+            return payload.validated_data
+
         task, created = services.task_create(
             tenant=request.user,
-            data=payload.validated_data,
+            read_data=read_data,
             idempotency_key=key,
             request_hash=request_hash(request.data) if key else "",
         )

@@ -204,3 +204,14 @@ def make_job(tenant):
         )
 
     return make
+
+
+@pytest.fixture
+def loopback_dns(settings):
+    """A real DNS server on loopback (tests/dns_server.py), asked instead of the system's."""
+    from tests.dns_server import LoopbackDns
+
+    server = LoopbackDns()
+    settings.RESOLVER_NAMESERVERS = [server.address]
+    yield server
+    server.close()

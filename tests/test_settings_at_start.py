@@ -116,6 +116,9 @@ def test_encryption_keys_keep_their_order():
         ("DEBUG", "maybe", "DEBUG must be true or false"),
         ("CACHE_URL", "memcached://x", "CACHE_URL must be a redis:// URL"),
         ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("RESOLVER_NAMESERVERS", "dns.example", "RESOLVER_NAMESERVERS: 'dns.example' is not ip"),
+        ("RESOLVER_NAMESERVERS", "127.0.0.1:0", "RESOLVER_NAMESERVERS: '127.0.0.1:0' is not ip"),
+        ("RESOLVER_TENANT_THREADS", "0", "RESOLVER_TENANT_THREADS must be at least 1"),
     ],
 )
 def test_a_command_refuses_to_start_with_an_unreadable_setting(name, value, message):

@@ -109,3 +109,17 @@ def test_the_secrets_list_honours_limit_and_pages(api, limit):
         names += [secret["name"] for secret in page["results"]]
         url = page["next"]
     assert names == [f"s{n}" for n in range(7)]
+
+
+def test_a_refused_creation_is_charged_to_the_rate(api, tenant):
+    set_quotas(tenant, create_rate=1, create_burst=2)
+    refused = [api.post("/v1/tasks", cron_task(cron="nope"), format="json") for _ in range(2)]
+    assert [r.status_code for r in refused] == [400, 400]
+    assert create(api).status_code == 429
+
+
+def test_a_creation_the_quota_refuses_is_not_charged_to_the_rate(api, tenant):
+    set_quotas(tenant, max_tasks=1, create_rate=1, create_burst=2)
+    assert [create(api).status_code for _ in range(2)] == [201, 403]
+    set_quotas(tenant, max_tasks=10)
+    assert create(api).status_code == 201

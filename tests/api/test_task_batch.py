@@ -60,11 +60,38 @@ def test_an_item_reusing_a_key_with_another_body_is_422(api):
     assert statuses(other) == [422]
 
 
-def test_a_key_given_twice_in_one_batch_makes_one_task(api):
+def test_a_key_given_again_later_in_one_batch_is_422_for_the_later_item(api):
     item = dict(cron_task(name="a"), idempotency_key="k1")
+    results = batch(api, item, cron_task(name="b"), item).json()["results"]
+    assert [r["status"] for r in results] == [201, 201, 422]
+    assert results[2]["error"]["code"] == "idempotency_key_repeated"
+    assert "idempotency_key" in results[2]["error"]["fields"]
+    assert Task.objects.filter(idempotency_key="k1").count() == 1
+
+
+def test_a_key_of_an_earlier_task_given_twice_in_one_batch_replays_once(api):
+    item = dict(cron_task(name="a"), idempotency_key="k1")
+    batch(api, item)
     results = batch(api, item, item).json()["results"]
-    assert [r["replayed"] for r in results] == [False, True]
-    assert results[0]["task"]["id"] == results[1]["task"]["id"] and Task.objects.count() == 1
+    assert [r["status"] for r in results] == [201, 422]
+    assert results[0]["replayed"] is True and Task.objects.count() == 1
+
+
+def test_a_failed_batch_is_charged_to_the_creation_rate(api, tenant):
+    Tenant.objects.filter(id=tenant.id).update(create_rate=1, create_burst=5)
+    refused = batch(api, *[cron_task(cron="not cron") for _ in range(5)])
+    assert statuses(refused) == [400] * 5
+    after = batch(api, cron_task(name="valid"))
+    assert after.status_code == 429 and "Retry-After" in after
+    assert Task.objects.count() == 0
+
+
+def test_items_the_quota_refuses_are_not_charged_to_the_creation_rate(api, tenant):
+    Tenant.objects.filter(id=tenant.id).update(max_tasks=2, create_rate=1, create_burst=5)
+    first = batch(api, *[cron_task(name=f"t{n}") for n in range(5)])
+    assert statuses(first) == [201, 201, 403, 403, 403]
+    Tenant.objects.filter(id=tenant.id).update(max_tasks=10)
+    assert statuses(batch(api, *[cron_task(name=f"u{n}") for n in range(3)])) == [201] * 3
 
 
 def test_items_beyond_the_task_quota_get_403_each(api, tenant):

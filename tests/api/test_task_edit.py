@@ -285,3 +285,15 @@ def test_a_new_run_at_makes_a_finished_one_off_run_again(api):
     )
     assert response.json()["status"] == "active"
     assert response.json()["next_run_at"] == "2031-01-01T00:00:00Z"
+
+
+def test_an_if_match_of_thousands_of_digits_is_412(api, make_task):
+    task = make_task()
+    response = api.patch(
+        f"/v1/tasks/{task['id']}",
+        {"name": "b"},
+        format="json",
+        HTTP_IF_MATCH='"' + "9" * 5000 + '"',
+    )
+    assert response.status_code == 412
+    assert response.json()["error"]["code"] == "precondition_failed"
