@@ -160,6 +160,12 @@ if HISTORY_BACKEND == "cassandra" and not CASSANDRA_HOSTS:
     raise ImproperlyConfigured("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
 CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042, minimum=1)
 CASSANDRA_KEYSPACE = env_str("CASSANDRA_KEYSPACE", "scheduler")
+# The tenant API's history reads: each query's timeout on Cassandra, and how long reads are
+# refused at once (503 with Retry-After) after one failed, before one is tried again.
+HISTORY_READ_TIMEOUT_SECONDS = env_int("HISTORY_READ_TIMEOUT_SECONDS", 2, minimum=1)
+HISTORY_BREAKER_SECONDS = env_int("HISTORY_BREAKER_SECONDS", 10, minimum=1)
+# GET /readyz answers from its last check for this long (0: checks on every probe).
+READINESS_CACHE_SECONDS = env_int("READINESS_CACHE_SECONDS", 5)
 
 # Tenant quotas: defaults here, overrides on the tenant (0 means unlimited).
 TENANT_MAX_TASKS = env_int("TENANT_MAX_TASKS", 10_000)  # active and paused tasks
