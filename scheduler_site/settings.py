@@ -13,16 +13,29 @@ from scheduler_site.env import env_bool, env_choice, env_cidrs, env_int, env_lis
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
-# Missing, short or development keys stop every process unless DEBUG is on (keys.py).
+DATABASE_URL = env_str("DATABASE_URL")
+DATABASES = {"default": database_settings(DATABASE_URL, BASE_DIR)}
+# Missing, weak, shared or development keys stop every process, except with DEBUG on and the
+# embedded SQLite database: a laptop (keys.py).
+_EMBEDDED = DATABASES["default"]["ENGINE"].endswith("sqlite3")
 SECRET_KEY = keys.signing_key(
-    "SECRET_KEY", env_str("SECRET_KEY"), debug=DEBUG, development=keys.DEV_SECRET_KEY
+    "SECRET_KEY",
+    env_str("SECRET_KEY"),
+    debug=DEBUG,
+    embedded=_EMBEDDED,
+    development=keys.DEV_SECRET_KEY,
 )
 JWT_SIGNING_KEY = keys.signing_key(
-    "JWT_SIGNING_KEY", env_str("JWT_SIGNING_KEY"), debug=DEBUG, development=keys.DEV_JWT_SIGNING_KEY
+    "JWT_SIGNING_KEY",
+    env_str("JWT_SIGNING_KEY"),
+    debug=DEBUG,
+    embedded=_EMBEDDED,
+    development=keys.DEV_JWT_SIGNING_KEY,
 )
+keys.distinct_keys(SECRET_KEY, JWT_SIGNING_KEY, debug=DEBUG, embedded=_EMBEDDED)
 # Tenant secrets at rest: the first key encrypts, every key decrypts (rotate_secrets).
 SECRETS_ENCRYPTION_KEYS = keys.fernet_keys(
-    "SECRETS_ENCRYPTION_KEYS", env_str("SECRETS_ENCRYPTION_KEYS"), debug=DEBUG
+    "SECRETS_ENCRYPTION_KEYS", env_str("SECRETS_ENCRYPTION_KEYS"), debug=DEBUG, embedded=_EMBEDDED
 )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 
@@ -84,8 +97,6 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = env_str("DATABASE_URL")
-DATABASES = {"default": database_settings(DATABASE_URL, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
