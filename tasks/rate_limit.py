@@ -3,13 +3,12 @@
 The bucket lives in the cache. On Redis (CACHE_URL) one Lua script refills it by Redis's
 own clock and takes a token atomically, so every worker on every machine draws from the
 same bucket. With the local-memory cache (the embedded mode: one process) a lock does the
-same in memory. If Redis cannot be reached the request goes through (and an error is
-logged): the count quotas still hold, and a cache outage must not stop every tenant.
+same in memory. If Redis cannot be reached the process falls back to its own bucket in
+memory (tasks/redis_outage.py): still a limit, per process, and never a 500.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 
@@ -20,8 +19,7 @@ from redis.exceptions import RedisError
 from scheduler_site.errors import RateLimited, ValidationFailed
 from tasks.models import Tenant
 from tasks.quotas import quota
-
-logger = logging.getLogger("tasks.rate_limit")
+from tasks.redis_outage import redis_outage
 
 # KEYS[1] the bucket; ARGV rate/s, burst and how many tokens to take. Returns 0 when they
 # were taken, else the seconds until they are there (as a string: Lua numbers become
@@ -73,17 +71,21 @@ def take_creation_token(tenant: Tenant, count: int = 1) -> None:
             f"at most {burst} task creations at once for this tenant",
             fields={"tasks": f"at most {burst} items for this tenant"},
         )
-    key = f"create-rate:{tenant.id}"
-    backend = caches["default"]
-    try:
-        if isinstance(backend, RedisCache):
-            wait = _take_in_redis(backend, key, rate, burst, count)
-        else:
-            wait = _take_in_memory(key, rate, burst, count)
-    except RedisError:
-        logger.error("rate limit not applied: Redis did not answer", exc_info=True)
-        return
+    wait = _take(f"create-rate:{tenant.id}", rate, burst, count)
     if wait > 0:
         raise RateLimited(
             f"more than {rate} task creations per second (bursts of {burst})", retry_after=wait
         )
+
+
+def _take(key: str, rate: int, burst: int, cost: int) -> float:
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache) or redis_outage.skipping():
+        return _take_in_memory(key, rate, burst, cost)
+    try:
+        wait = _take_in_redis(backend, key, rate, burst, cost)
+    except RedisError as exc:
+        redis_outage.failed(exc)
+        return _take_in_memory(key, rate, burst, cost)
+    redis_outage.answered()
+    return wait

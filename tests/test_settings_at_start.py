@@ -4,6 +4,7 @@ that cannot be read; the message names it."""
 
 import base64
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -140,6 +141,26 @@ def test_the_api_server_refuses_to_start_without_its_key():
     )
     assert result.returncode != 0
     assert "JWT_SIGNING_KEY is not set" in result.stderr
+
+
+def gunicorn(env: dict, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "gunicorn", "scheduler_site.wsgi"]
+    command += ["-c", "scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{free_port()}"]
+    return subprocess.run(
+        [*command, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_the_api_server_refuses_two_workers_without_cache_url():
+    result = gunicorn(environment(CACHE_URL=None), "--workers", "2")
+    assert result.returncode != 0
+    assert "CACHE_URL is not set and gunicorn would start 2 workers" in result.stderr
+
+
+def test_without_cache_url_the_api_server_runs_one_worker_by_default():
+    result = gunicorn(environment(CACHE_URL=None, GUNICORN_WORKERS=None), "--print-config")
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^workers\s*=\s*1$", result.stdout, re.MULTILINE)
 
 
 def test_every_encryption_key_is_checked_and_named_by_position():
