@@ -42,10 +42,12 @@ def history_store() -> HistoryStore:
 
 def history_reader() -> GuardedReads:
     open_seconds = float(settings.HISTORY_BREAKER_SECONDS)
-    with _lock:
-        if open_seconds not in _readers:
-            _readers[open_seconds] = GuardedReads(history_store, Breaker(open_seconds))
-        return _readers[open_seconds]
+    reader = _readers.get(open_seconds)  # without the lock: a connect may be holding it
+    if reader is None:
+        reader = _readers.setdefault(
+            open_seconds, GuardedReads(history_store, Breaker(open_seconds))
+        )
+    return reader
 
 
 def close_history_stores() -> None:
