@@ -59,7 +59,7 @@ bench-executor: $(STAMP) mariadb nginx
 bench-archive: $(STAMP) mariadb cassandra
 	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1 $(PY) bench/archive_cassandra.py
 
-bench-create: $(STAMP) mariadb
+bench-create: $(STAMP) mariadb redis
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/create_tasks.py
 
 bench-burst: $(STAMP) mariadb nginx
@@ -71,7 +71,7 @@ bench-burst: $(STAMP) mariadb nginx
 # The default is the run recorded in RELIABILITY.md (the steady mix for 200 s: about half an
 # hour); CAMPAIGN_ARGS="--steady-seconds 600" runs the issue's ten minutes (about an hour).
 CAMPAIGN_ARGS ?= --steady-seconds 200
-bench-campaign: $(STAMP) mariadb nginx
+bench-campaign: $(STAMP) mariadb nginx redis
 	@scripts/ensure_redis.sh
 	$(PY) bench/campaign.py $(CAMPAIGN_ARGS)
 

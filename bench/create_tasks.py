@@ -28,12 +28,12 @@ TASK = {"cron": "0 3 * * *", "url": "https://93.184.216.34/hook", "body": '{"n":
 
 
 def start_api(port: int) -> subprocess.Popen:
-    # The bench measures creation itself: no request budget, and the bench tenant has no
-    # creation rate either, so there is nothing to share in a cache.
+    # The bench measures creation itself: no request budget. Two workers need a shared rate
+    # bucket; the bench tenant has no creation rate, so the bench never actually asks Redis.
     env = dict(
         os.environ, DATABASE_URL=database_url(), LOG_LEVEL="WARNING", TENANT_REQUEST_RATE="0"
     )
-    env.pop("CACHE_URL", None)
+    env.setdefault("CACHE_URL", "redis://127.0.0.1:6379/12")
     args = [sys.executable, "-m", "gunicorn", "scheduler_site.wsgi", "-c"]
     args += ["scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}"]
     args += ["--workers", "2", "--access-logfile", "/dev/null"]

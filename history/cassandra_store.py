@@ -139,12 +139,16 @@ class CassandraHistoryStore:
         *,
         concurrency: int = 64,
         retention_days: int = 30,
+        read_timeout: float = 10.0,
         clock: Callable[[], datetime] = _utcnow,
     ) -> None:
         self._session = session
         self._keyspace = checked_keyspace(keyspace)
         self._concurrency = concurrency
         self._retention_days = retention_days
+        # Reads serve API requests: a node that stops answering fails them in this time
+        # rather than the driver's 10 s, which is for the archiver's writes.
+        self._read_timeout = read_timeout
         self._clock = clock
         self._statements: _Statements | None = None
         self._prepare_lock = threading.Lock()
@@ -214,7 +218,8 @@ class CassandraHistoryStore:
     def get(self, *, tenant_id: uuid.UUID, job_id: uuid.UUID) -> HistoryRecord | None:
         statement = self._prepared().select_by_id
         with _driver_errors("read"):
-            row = next(iter(self._session.execute(statement, (tenant_id, job_id))), None)
+            rows = self._session.execute(statement, (tenant_id, job_id), timeout=self._read_timeout)
+            row = next(iter(rows), None)
         return None if row is None else _record(row)
 
     def task_runs(
@@ -261,4 +266,5 @@ class CassandraHistoryStore:
             statement = statements.select_runs_before
             params = (tenant_id, task_id, bucket, *cursor.key(), limit)
         with _driver_errors("read"):
-            return [_record(row) for row in self._session.execute(statement, params)]
+            rows = self._session.execute(statement, params, timeout=self._read_timeout)
+            return [_record(row) for row in rows]

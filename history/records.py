@@ -78,7 +78,12 @@ class RunCursor:
 
 
 class HistoryUnavailable(Exception):
-    """The history store could not answer; a read must fail rather than look complete."""
+    """The history store could not answer; a read must fail rather than look complete.
+    `retry_after`: the seconds before the store is asked again, when that is known."""
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class HistoryStore(Protocol):

@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import Q
 
 from history.records import AttemptRecord, HistoryRecord, HistoryUnavailable, RunCursor
-from history.stores import history_store
+from history.stores import history_reader
 from jobs.archive import job_record
 from jobs.attempts import attempts_for
 from jobs.models import Job
@@ -26,10 +26,7 @@ def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
     job = Job.objects.filter(tenant=tenant, id=job_id).first()
     if job is not None:
         return job_record(job)
-    try:
-        record = history_store().get(tenant_id=tenant.id, job_id=job_id)
-    except HistoryUnavailable as exc:
-        raise ServiceUnavailable("the job history is unavailable; try again") from exc
+    record = _archived_job(tenant, job_id)
     if record is None:
         raise NotFound("job not found")
     return record
@@ -39,13 +36,23 @@ def job_attempts(*, tenant: Tenant, job_id: uuid.UUID) -> list[AttemptRecord]:
     """Every call of one job, first first: from the queue's log, or kept in its history."""
     if Job.objects.filter(tenant=tenant, id=job_id).exists():
         return attempts_for(job_id=job_id)
-    try:
-        record = history_store().get(tenant_id=tenant.id, job_id=job_id)
-    except HistoryUnavailable as exc:
-        raise ServiceUnavailable("the job history is unavailable; try again") from exc
+    record = _archived_job(tenant, job_id)
     if record is None:
         raise NotFound("job not found")
     return list(record.attempts)
+
+
+def _archived_job(tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord | None:
+    try:
+        return history_reader().get(tenant_id=tenant.id, job_id=job_id)
+    except HistoryUnavailable as exc:
+        raise _unavailable(exc) from exc
+
+
+def _unavailable(exc: HistoryUnavailable) -> ServiceUnavailable:
+    return ServiceUnavailable(
+        "the job history is unavailable; try again", retry_after=exc.retry_after
+    )
 
 
 def task_runs(
@@ -56,11 +63,11 @@ def task_runs(
     task_get(tenant=tenant, task_id=task_id)
     live = [job_record(job) for job in _live_runs(tenant, task_id, before, limit + 1)]
     try:
-        archived = history_store().task_runs(
+        archived = history_reader().task_runs(
             tenant_id=tenant.id, task_id=task_id, before=before, limit=limit + 1
         )
     except HistoryUnavailable as exc:
-        raise ServiceUnavailable("the job history is unavailable; try again") from exc
+        raise _unavailable(exc) from exc
     merged = merge_newest_first(live, archived)
     if len(merged) > limit:
         last = merged[limit - 1]

@@ -79,6 +79,11 @@ class ServiceUnavailable(ApplicationError):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     code = "unavailable"
 
+    def __init__(self, message: str, *, retry_after: float | None = None):
+        super().__init__(message)
+        if retry_after is not None:
+            self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
+
 
 def error_response(
     status_code: int, code: str, message: str, fields: dict | None = None

@@ -3,12 +3,25 @@
 import os
 
 bind = os.environ.get("GUNICORN_BIND", f"127.0.0.1:{os.environ.get('PORT', '8000')}")
-workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
+# Without Redis one worker by default: the creation rate's bucket is shared only through it.
+workers = int(os.environ.get("GUNICORN_WORKERS", "2" if os.environ.get("CACHE_URL") else "1"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 worker_class = "gthread"
 timeout = 30
 graceful_timeout = 20
 accesslog = "-"
+
+
+def on_starting(server) -> None:
+    """Refuse several workers without Redis: each would keep its own creation-rate bucket,
+    and a tenant would get the whole rate from every one of them."""
+    if server.cfg.workers > 1 and not os.environ.get("CACHE_URL"):
+        raise RuntimeError(
+            f"CACHE_URL is not set and gunicorn would start {server.cfg.workers} workers: the "
+            "creation rate limit would be kept per worker. Set CACHE_URL=redis://host:6379/0 "
+            "(shared by every worker), or run one worker (GUNICORN_WORKERS=1 or --workers 1)"
+        )
+
 
 # LOG_FORMAT=json: gunicorn's own lines (start, stop, the access log) as JSON objects too,
 # with the formatter of the Django processes (scheduler_site/logging_format.py).

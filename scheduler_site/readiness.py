@@ -3,21 +3,27 @@
 200 when the database and the configured history store both answer a real read, else 503
 naming which one did not. /healthz stays a liveness check that touches neither, so a load
 balancer can take an instance out of rotation without a supervisor restarting it.
+
+Probes cost nothing most of the time: the last answer is served for READINESS_CACHE_SECONDS
+(its age in the Age header), and a check waits at most CHECK_TIMEOUT_SECONDS for each
+dependency (scheduler_site/probes.py), so a hung one never holds the probing request longer.
 """
 
 from __future__ import annotations
 
-import logging
+import threading
+import time
 import uuid
-from collections.abc import Callable
+from dataclasses import dataclass
 
-from django.db import DatabaseError, connection
+from django.conf import settings
+from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from history.records import HistoryUnavailable
 from history.stores import history_store
+from scheduler_site.probes import Probe
 
-logger = logging.getLogger("scheduler_site.readiness")
+CHECK_TIMEOUT_SECONDS = 1.0
 NOBODY = uuid.UUID(int=0)
 
 
@@ -32,24 +38,40 @@ def history_answers() -> None:
     history_store().get(tenant_id=NOBODY, job_id=NOBODY)
 
 
-CHECKS: dict[str, Callable[[], None]] = {"database": database_answers, "history": history_answers}
+PROBES = [Probe("database", database_answers), Probe("history", history_answers)]
 
 
-def _check(name: str, probe: Callable[[], None]) -> str:
-    try:
-        probe()
-    except (DatabaseError, HistoryUnavailable) as exc:
-        logger.warning("readiness: %s does not answer (%s)", name, exc)
-        if name == "database":
-            connection.close()  # the next request reconnects instead of reusing a dead link
-        return "unavailable"
-    return "ok"
+@dataclass(frozen=True)
+class Answer:
+    checks: dict[str, str]
+    at: float
+
+
+_last: Answer | None = None
+_lock = threading.Lock()  # one check at a time; probes meanwhile wait for its answer
+
+
+def _check_all() -> Answer:
+    deadline = time.monotonic() + CHECK_TIMEOUT_SECONDS
+    running = [(probe, probe.start()) for probe in PROBES]
+    checks = {probe.name: probe.outcome(future, deadline) for probe, future in running}
+    return Answer(checks, time.monotonic())
+
+
+def current_answer() -> Answer:
+    global _last
+    with _lock:
+        if _last is None or time.monotonic() - _last.at >= settings.READINESS_CACHE_SECONDS:
+            _last = _check_all()
+        return _last
 
 
 def readiness(request: HttpRequest) -> JsonResponse:
-    checks = {name: _check(name, probe) for name, probe in CHECKS.items()}
-    ready = all(result == "ok" for result in checks.values())
-    return JsonResponse(
-        {"status": "ready" if ready else "unavailable", "checks": checks},
+    answer = current_answer()
+    ready = all(result == "ok" for result in answer.checks.values())
+    response = JsonResponse(
+        {"status": "ready" if ready else "unavailable", "checks": answer.checks},
         status=200 if ready else 503,
     )
+    response["Age"] = str(int(time.monotonic() - answer.at))
+    return response

@@ -21,16 +21,29 @@ from scheduler_site.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
-# Missing, short or development keys stop every process unless DEBUG is on (keys.py).
+DATABASE_URL = env_str("DATABASE_URL")
+DATABASES = {"default": database_settings(DATABASE_URL, BASE_DIR)}
+# Missing, weak, shared or development keys stop every process, except with DEBUG on and the
+# embedded SQLite database: a laptop (keys.py).
+_EMBEDDED = DATABASES["default"]["ENGINE"].endswith("sqlite3")
 SECRET_KEY = keys.signing_key(
-    "SECRET_KEY", env_str("SECRET_KEY"), debug=DEBUG, development=keys.DEV_SECRET_KEY
+    "SECRET_KEY",
+    env_str("SECRET_KEY"),
+    debug=DEBUG,
+    embedded=_EMBEDDED,
+    development=keys.DEV_SECRET_KEY,
 )
 JWT_SIGNING_KEY = keys.signing_key(
-    "JWT_SIGNING_KEY", env_str("JWT_SIGNING_KEY"), debug=DEBUG, development=keys.DEV_JWT_SIGNING_KEY
+    "JWT_SIGNING_KEY",
+    env_str("JWT_SIGNING_KEY"),
+    debug=DEBUG,
+    embedded=_EMBEDDED,
+    development=keys.DEV_JWT_SIGNING_KEY,
 )
+keys.distinct_keys(SECRET_KEY, JWT_SIGNING_KEY, debug=DEBUG, embedded=_EMBEDDED)
 # Tenant secrets at rest: the first key encrypts, every key decrypts (rotate_secrets).
 SECRETS_ENCRYPTION_KEYS = keys.fernet_keys(
-    "SECRETS_ENCRYPTION_KEYS", env_str("SECRETS_ENCRYPTION_KEYS"), debug=DEBUG
+    "SECRETS_ENCRYPTION_KEYS", env_str("SECRETS_ENCRYPTION_KEYS"), debug=DEBUG, embedded=_EMBEDDED
 )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 
@@ -92,8 +105,6 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = env_str("DATABASE_URL")
-DATABASES = {"default": database_settings(DATABASE_URL, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en-us"
@@ -169,6 +180,12 @@ if HISTORY_BACKEND == "cassandra" and not CASSANDRA_HOSTS:
     raise ImproperlyConfigured("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
 CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042, minimum=1)
 CASSANDRA_KEYSPACE = env_str("CASSANDRA_KEYSPACE", "scheduler")
+# The tenant API's history reads: each query's timeout on Cassandra, and how long reads are
+# refused at once (503 with Retry-After) after one failed, before one is tried again.
+HISTORY_READ_TIMEOUT_SECONDS = env_int("HISTORY_READ_TIMEOUT_SECONDS", 2, minimum=1)
+HISTORY_BREAKER_SECONDS = env_int("HISTORY_BREAKER_SECONDS", 10, minimum=1)
+# GET /readyz answers from its last check for this long (0: checks on every probe).
+READINESS_CACHE_SECONDS = env_int("READINESS_CACHE_SECONDS", 5)
 
 # Tenant quotas: defaults here, overrides on the tenant (0 means unlimited).
 TENANT_MAX_TASKS = env_int("TENANT_MAX_TASKS", 10_000)  # active and paused tasks

@@ -3,13 +3,12 @@
 A bucket lives in the cache. On Redis (CACHE_URL) one Lua script refills it by Redis's own
 clock and takes (or gives back) tokens atomically, so every worker on every machine draws
 from the same bucket. With the local-memory cache (the embedded mode: one process) a lock
-does the same in memory. If Redis cannot be reached the request goes through (and an error
-is logged): a cache outage must not stop every tenant.
+does the same in memory. If Redis cannot be reached the process falls back to its own bucket
+in memory (tasks/redis_outage.py): still a limit, per process, and never a 500.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 
@@ -17,7 +16,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
-logger = logging.getLogger("tasks.rate_limit")
+from tasks.redis_outage import redis_outage
 
 # KEYS[1] the bucket; ARGV rate/s, burst and how many tokens to take (a negative cost gives
 # them back). Returns 0 when they were taken, else the seconds until they are there (as a
@@ -66,10 +65,12 @@ def take_tokens(key: str, rate: float, burst: int, cost: int) -> float:
     """Take `cost` tokens (a negative cost gives them back): 0, or the seconds to wait
     until they are there, in which case none were taken."""
     backend = caches["default"]
-    try:
-        if isinstance(backend, RedisCache):
-            return _in_redis(backend, key, rate, burst, cost)
+    if not isinstance(backend, RedisCache) or redis_outage.skipping():
         return _in_memory(key, rate, burst, cost)
-    except RedisError:
-        logger.error("rate limit not applied: Redis did not answer", exc_info=True)
-        return 0.0
+    try:
+        wait = _in_redis(backend, key, rate, burst, cost)
+    except RedisError as exc:
+        redis_outage.failed(exc)
+        return _in_memory(key, rate, burst, cost)
+    redis_outage.answered()
+    return wait

@@ -9,15 +9,19 @@ import threading
 
 class TcpProxy:
     """Forwards 127.0.0.1:<port> to a target; `cut()` drops every connection and refuses
-    new ones until `restore()`."""
+    new ones until `restore()`; `hang()` keeps every connection (and accepts new ones) but
+    holds the bytes of both directions until `restore()`: a peer that stopped answering."""
 
     def __init__(self, target_host: str, target_port: int) -> None:
         self.target = (target_host, target_port)
         self.listener = socket.create_server(("127.0.0.1", 0), backlog=128)
         self.port = self.listener.getsockname()[1]
         self._cut = threading.Event()
+        self._flowing = threading.Event()
+        self._flowing.set()
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()
+        self.accepted = 0  # connections asked for, refused ones included
         threading.Thread(target=self._accept_forever, daemon=True).start()
 
     def cut(self) -> None:
@@ -27,11 +31,16 @@ class TcpProxy:
                 _close(sock)
             self._open.clear()
 
+    def hang(self) -> None:
+        self._flowing.clear()
+
     def restore(self) -> None:
         self._cut.clear()
+        self._flowing.set()
 
     def close(self) -> None:
         self.cut()
+        self._flowing.set()  # pipes held by hang() end on their closed sockets
         _close(self.listener)
 
     def _accept_forever(self) -> None:
@@ -40,6 +49,7 @@ class TcpProxy:
                 client, _ = self.listener.accept()
             except OSError:
                 return
+            self.accepted += 1
             if self._cut.is_set():
                 _close(client)
                 continue
@@ -59,6 +69,7 @@ class TcpProxy:
     def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while chunk := source.recv(65536):
+                self._flowing.wait()
                 sink.sendall(chunk)
         except OSError:
             pass

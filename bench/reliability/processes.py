@@ -124,7 +124,9 @@ class Stack:
         upstream, listen = free_port(), free_port()
         gunicorn = [sys.executable, "-m", "gunicorn", "scheduler_site.wsgi"]
         gunicorn += ["-c", "scheduler_site/gunicorn.conf.py", "--workers", "2"]
-        self.start("gunicorn", [*gunicorn, "--bind", f"127.0.0.1:{upstream}"])
+        # Two workers share the creation rate through Redis (gunicorn refuses them without).
+        cache = {"CACHE_URL": os.environ.get("CACHE_URL") or "redis://127.0.0.1:6379/12"}
+        self.start("gunicorn", [*gunicorn, "--bind", f"127.0.0.1:{upstream}"], cache)
         script = str(ROOT / "scripts" / "run_nginx.sh")
         prefix = str(self.settings.logs / "api-nginx")
         self.start("api-nginx", [script, f"127.0.0.1:{listen}", f"127.0.0.1:{upstream}", prefix])

@@ -136,7 +136,7 @@ def test_a_failing_history_store_makes_the_task_runs_503(api, task, add_job, mon
         def task_runs(self, **kwargs):
             raise HistoryUnavailable("down")
 
-    monkeypatch.setattr("jobs.selectors.history_store", lambda: Down())
+    monkeypatch.setattr("jobs.selectors.history_reader", lambda: Down())
     response = api.get(f"/v1/tasks/{task['id']}/jobs")
     assert response.status_code == 503
     assert "history" in response.json()["error"]["message"]
@@ -147,7 +147,7 @@ def test_a_failing_history_store_makes_a_lookup_of_an_archived_job_503(api, monk
         def get(self, **kwargs):
             raise HistoryUnavailable("down")
 
-    monkeypatch.setattr("jobs.selectors.history_store", lambda: Down())
+    monkeypatch.setattr("jobs.selectors.history_reader", lambda: Down())
     assert api.get("/v1/jobs/01a22754-0f49-70d3-8cd6-bf449c22e4ef").status_code == 503
 
 

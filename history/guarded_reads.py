@@ -1,0 +1,33 @@
+"""The history as the tenant API reads it: every read, connecting included, through a breaker.
+
+Writes are not here: the archiver writes through `history_store()` and waits out an outage
+with its own backoff.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+from history.breaker import Breaker
+from history.records import HistoryRecord, HistoryStore, RunCursor
+
+
+class GuardedReads:
+    def __init__(self, open_store: Callable[[], HistoryStore], breaker: Breaker) -> None:
+        self._open_store = open_store
+        self._breaker = breaker
+
+    def get(self, *, tenant_id: uuid.UUID, job_id: uuid.UUID) -> HistoryRecord | None:
+        return self._breaker.call(
+            lambda: self._open_store().get(tenant_id=tenant_id, job_id=job_id)
+        )
+
+    def task_runs(
+        self, *, tenant_id: uuid.UUID, task_id: uuid.UUID, before: RunCursor | None, limit: int
+    ) -> list[HistoryRecord]:
+        return self._breaker.call(
+            lambda: self._open_store().task_runs(
+                tenant_id=tenant_id, task_id=task_id, before=before, limit=limit
+            )
+        )
