@@ -33,7 +33,7 @@ class RedisOutage:
                 return
             self._down_since = time.monotonic()
         logger.error(
-            "Redis (CACHE_URL) did not answer (%s): each process limits rates on its own (limited per process) until it does",
+            "Redis (CACHE_URL) did not answer (%s): rates are limited per process until it does",
             exc,
         )
 
