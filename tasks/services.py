@@ -66,7 +66,7 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
             raise ValidationFailed(f"{field}: {exc}", fields={field: str(exc)}) from exc
     else:
         try:
-            schedule.get_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
+            schedule.check_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
         except schedule.InvalidSchedule as exc:
             raise ValidationFailed(f"timezone: {exc}", fields={"timezone": str(exc)}) from exc
         if run_at.tzinfo is None:
