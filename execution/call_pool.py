@@ -17,6 +17,7 @@ from execution import metrics
 from execution.delivery import CallOutcome, Delivery, job_log_fields
 from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
+from execution.unfired_jobs import UnfiredJobs
 from jobs import queue
 from jobs.queue import ClaimedJob
 
@@ -46,11 +47,14 @@ class CallPool:
         self.in_flight_normal = 0
         self.waiting: list[tuple[int, datetime, int, HeldJob]] = []
         self.inactive_tenants: frozenset[str] = frozenset()
+        self.unfired = UnfiredJobs()  # claimed, not started: what a stopped task settles
         self.fired = self.succeeded = self.failed = 0
         self._order = 0
 
     def offer(self, held: HeldJob) -> None:
         """The job's second has come: call now, or wait for a free slot."""
+        if held.settled:
+            return
         if self._slot_for(held.job):
             self._start(held)
             return
@@ -60,8 +64,10 @@ class CallPool:
 
     def give_back_waiting(self) -> None:
         for *_, held in self.waiting:
-            self.outbox.give_back(held.job)
+            if not held.settled:
+                self.outbox.give_back(held.job)
         self.waiting.clear()
+        self.unfired.clear()
 
     async def finish(self, timeout: float) -> None:
         """Let the calls in flight end within `timeout`; those cut off are given back."""
@@ -83,6 +89,9 @@ class CallPool:
         return self.in_flight_normal < self.concurrency - self.reserved_for_critical
 
     def _start(self, held: HeldJob) -> None:
+        if held.settled:
+            return  # its task was paused or deleted while it waited for a slot
+        self.unfired.discard(held)
         job = held.job
         now = datetime.now(UTC)
         if now + timedelta(seconds=job.timeout_seconds) > job.lease_expires_at:

@@ -12,3 +12,6 @@ class HeldJob:
     job: ClaimedJob
     authorization: str | None  # the value of the task's secret_ref, sent as Authorization
     error: str | None  # set when the call cannot be made (its secret is missing)
+    # Cancelled or given back before its call (its task was paused or deleted since the
+    # claim): wherever it still waits, a timer or the pool's queue, it is passed over.
+    settled: bool = False

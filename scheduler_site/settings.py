@@ -213,3 +213,8 @@ HISTORY_RETENTION_DAYS = env_int("HISTORY_RETENTION_DAYS", 30, minimum=1)
 
 # A claim's lease: from the job's own time, its timeout plus this margin.
 LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)
+
+# Executor: each round reads the tasks paused or deleted since its last round, this much
+# earlier again: a pause committed just after a claim may carry a slightly older change
+# time (the API's clock, its transaction's length).
+EXECUTOR_STOPPED_LOOKBACK_SECONDS = env_int("EXECUTOR_STOPPED_LOOKBACK_SECONDS", 10, minimum=1)

@@ -108,6 +108,8 @@ class Task(models.Model):
             models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
             # Counts a tenant's tasks by status for its quota, inside the index.
             models.Index(fields=["tenant", "status"], name="tasks_tenant_quota_idx"),
+            # The executors' read of tasks paused or deleted since their last round.
+            models.Index(fields=["status", "updated_at"], name="tasks_stopped_idx"),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -22,7 +22,7 @@ from tasks import rules, schedule
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.quotas import check_task_quota
 from tasks.rate_limit import take_creation_token
-from tasks.task_events import task_changed
+from tasks.task_events import task_changed, task_has_waiting_jobs
 
 EDITABLE_FIELDS = (
     "name",
@@ -257,12 +257,19 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status == TaskStatus.PAUSED:
         return task
-    if task.status != TaskStatus.ACTIVE:
+    if task.status != TaskStatus.ACTIVE and not _one_off_still_running(task):
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
     task_changed("paused", task.id)  # its waiting jobs, retries included, wait too
     return task
+
+
+def _one_off_still_running(task: Task) -> bool:
+    """A one-off whose run was made (the task is complete) while that job still waits."""
+    return (
+        task.status == TaskStatus.COMPLETED and task.is_one_off and task_has_waiting_jobs(task.id)
+    )
 
 
 @transaction.atomic
@@ -273,7 +280,10 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
     task.status = TaskStatus.ACTIVE
-    task.next_run_at = first_run_at(task, timezone.now())
+    if task.cron:
+        task.next_run_at = first_run_at(task, timezone.now())
+    # A one-off keeps its next_run_at: none once its run was made (paused while that run
+    # waited), so it is complete again and its held job goes on.
     if task.next_run_at is None:
         task.status = TaskStatus.COMPLETED
     _save_edit(task, ["status", "next_run_at"])
