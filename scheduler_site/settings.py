@@ -199,6 +199,9 @@ if LOG_FORMAT == "json":
 
 # Scheduler: a run more than this late counts as missed for the `skip` misfire policy.
 SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)
+# A resumed tenant's `run_all` tasks replay at most this many of the runs missed while it
+# was stopped (the latest ones).
+SCHEDULER_RESUME_MAX_REPLAYED_RUNS = env_int("SCHEDULER_RESUME_MAX_REPLAYED_RUNS", 10, minimum=1)
 SCHEDULER_PARTITIONS = env_int("SCHEDULER_PARTITIONS", 16, minimum=1)
 SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10, minimum=1)
 

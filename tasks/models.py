@@ -53,6 +53,9 @@ class TaskStatus(models.TextChoices):
     PAUSED = "paused"
     COMPLETED = "completed"
     DELETED = "deleted"
+    # An active task of a stopped tenant: out of the tick's range (status = 'active') until
+    # the tenant is resumed, so no tick walks past it.
+    SUSPENDED = "suspended"
 
 
 class MisfirePolicy(models.TextChoices):

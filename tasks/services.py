@@ -53,6 +53,15 @@ def first_run_at(task: Task, now: datetime) -> datetime | None:
     return task.run_at
 
 
+# Making runs: active, or suspended while its tenant is stopped (tasks/suspension.py).
+RUNNING = (TaskStatus.ACTIVE, TaskStatus.SUSPENDED)
+
+
+def running_status(tenant: Tenant) -> str:
+    """A task that makes runs again stays out of the tick's range while its tenant is stopped."""
+    return TaskStatus.ACTIVE if tenant.is_active else TaskStatus.SUSPENDED
+
+
 def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
     cron, run_at = values.get("cron"), values.get("run_at")
     if bool(cron) == (run_at is not None):
@@ -231,7 +240,7 @@ def task_update(
     if _schedule_of(task) != schedule_before:
         was_finished = task.status == TaskStatus.COMPLETED
         _reschedule(task)
-        if was_finished and task.status == TaskStatus.ACTIVE:
+        if was_finished and task.status in RUNNING:
             check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]
     return _save_edit(task, fields)
@@ -247,8 +256,8 @@ def _reschedule(task: Task) -> None:
     next_run = first_run_at(task, timezone.now())
     task.next_run_at = next_run
     if task.status == TaskStatus.COMPLETED and next_run is not None:
-        task.status = TaskStatus.ACTIVE
-    elif task.status == TaskStatus.ACTIVE and next_run is None:
+        task.status = running_status(task.tenant)
+    elif task.status in RUNNING and next_run is None:
         task.status = TaskStatus.COMPLETED
 
 
@@ -257,7 +266,7 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status == TaskStatus.PAUSED:
         return task
-    if task.status != TaskStatus.ACTIVE and not _one_off_still_running(task):
+    if task.status not in RUNNING and not _one_off_still_running(task):
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
@@ -275,11 +284,11 @@ def _one_off_still_running(task: Task) -> bool:
 @transaction.atomic
 def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
     task = _locked_for_edit(tenant, task_id, expected_version)
-    if task.status == TaskStatus.ACTIVE:
+    if task.status in RUNNING:
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
-    task.status = TaskStatus.ACTIVE
+    task.status = running_status(tenant)
     if task.cron:
         task.next_run_at = first_run_at(task, timezone.now())
     # A one-off keeps its next_run_at: none once its run was made (paused while that run
