@@ -3,12 +3,14 @@ and on resume each comes back by its misfire policy, `run_all` replaying at most
 SCHEDULER_RESUME_MAX_REPLAYED_RUNS of the runs it missed."""
 
 from datetime import timedelta
+from importlib import import_module
 
+from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from jobs.models import Job
-from tasks.models import Task
+from tasks.models import Task, Tenant
 from tasks.services import task_pause, task_resume
 from tasks.tenants import tenant_deactivate, tenant_reactivate
 from tasks.tick import run_tick
@@ -99,3 +101,15 @@ def test_a_task_resumed_while_its_tenant_is_stopped_stays_out_of_the_range(add_t
     task_resume(tenant=tenant, task_id=task.id, expected_version=None)
     assert status_of(task) == "suspended"
     assert run_tick(now=NOW).selected == 0
+
+
+def test_the_migration_suspends_the_active_tasks_of_tenants_stopped_before_it(
+    add_task, tenant, other_tenant
+):
+    """Tenants stopped before the tick lost its NOT IN: their tasks must leave its range."""
+    migration = import_module("tasks.migrations.0006_task_status_suspended")
+    stopped, running = add_task(), add_task(tenant=other_tenant)
+    paused = add_task(status="paused")
+    Tenant.objects.filter(id=tenant.id).update(is_active=False)  # as stopped until now
+    migration.suspend_tasks_of_stopped_tenants(apps, None)
+    assert [status_of(t) for t in (stopped, paused, running)] == ["suspended", "paused", "active"]
