@@ -266,7 +266,7 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status == TaskStatus.PAUSED:
         return task
-    if task.status not in RUNNING and not _one_off_still_running(task):
+    if not task_can_pause(task):
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
@@ -274,11 +274,13 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
     return task
 
 
-def _one_off_still_running(task: Task) -> bool:
-    """A one-off whose run was made (the task is complete) while that job still waits."""
-    return (
-        task.status == TaskStatus.COMPLETED and task.is_one_off and task_has_waiting_jobs(task.id)
-    )
+def task_can_pause(task: Task) -> bool:
+    """A task making runs, or a one-off whose run was made (the task is complete) while
+    that job still waits for its call or a retry."""
+    if task.status in RUNNING:
+        return True
+    finished_one_off = task.status == TaskStatus.COMPLETED and task.is_one_off
+    return finished_one_off and task_has_waiting_jobs(task.id)
 
 
 @transaction.atomic
