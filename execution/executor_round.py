@@ -86,7 +86,7 @@ class DatabaseRound:
         self.saturated_tenants = batch.saturated_tenants
         full = critical > 0 and len(batch.jobs) >= min(critical, max(normal, 1))
         again = full or bool(batch.held_back) or self.outbox.waiting >= self.limits.result_batch
-        inactive = batch.inactive_tenants if critical > 0 else None
+        inactive = batch.inactive_tenants if critical > 0 or stopped_since else None
         written, dropped = applied, len(results) - applied
         return RoundReport(
             batch.jobs, inactive, written, dropped, len(hand_backs), again, batch.stopped_tasks

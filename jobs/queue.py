@@ -288,6 +288,8 @@ def exchange(
             batch.jobs = enrich(batch.jobs)
         if stopped_since is not None:  # after the claim: it sees every change the claim saw
             batch.stopped_tasks = tasks_stopped_since(since=stopped_since)
+            if critical_limit <= 0:  # no claim read the stopped tenants: the jobs held need it
+                batch.inactive_tenants = frozenset(str(t) for t in inactive_tenant_ids())
         return applied, batch
 
     return in_write_transaction(work)
