@@ -15,7 +15,7 @@ from console.display import short_id
 from jobs.run_now import task_run_now
 from scheduler_site.preconditions import ANY_VERSION
 from tasks.models import Task, TaskStatus
-from tasks.services import task_pause, task_resume
+from tasks.services import task_can_pause, task_pause, task_resume
 
 
 class TaskButtons:
@@ -37,7 +37,7 @@ class TaskButtons:
         if task is not None and self.has_operate_permission(request):
             extra_context = {
                 **(extra_context or {}),
-                "can_pause": task.status == TaskStatus.ACTIVE,
+                "can_pause": task_can_pause(task),
                 "can_resume": task.status == TaskStatus.PAUSED,
                 "can_run": task.status != TaskStatus.DELETED,
             }

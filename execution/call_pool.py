@@ -19,6 +19,7 @@ from execution.delivery import CallOutcome, Delivery, job_log_fields
 from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from execution.slot_share import SlotShare
+from execution.unfired_jobs import UnfiredJobs
 from jobs import queue
 from jobs.queue import ClaimedJob
 from jobs.turns import Turns
@@ -51,6 +52,7 @@ class CallPool:
         self.waiting: Turns[HeldJob] = Turns()
         self.share = SlotShare(concurrency=concurrency, reserved_for_critical=reserved_for_critical)
         self.inactive_tenants: frozenset[str] = frozenset()
+        self.unfired = UnfiredJobs()  # claimed, not started: what a stopped task settles
         self.fired = self.succeeded = self.failed = 0
 
     def expect(self, held: HeldJob) -> None:
@@ -65,6 +67,8 @@ class CallPool:
 
     def offer(self, held: HeldJob) -> None:
         """The job's second has come: call now, or wait for a free slot."""
+        if held.settled:
+            return
         job = held.job
         self.share.coming(job)
         self.waiting.push(job.priority, job.tenant_id, held)
@@ -72,8 +76,10 @@ class CallPool:
 
     def give_back_waiting(self) -> None:
         for held in self.waiting:
-            self.outbox.give_back(held.job)
+            if not held.settled:
+                self.outbox.give_back(held.job)
         self.waiting.clear()
+        self.unfired.clear()
         self.share.forget_due()  # the timers give back what they hold at the same time
 
     async def finish(self, timeout: float) -> None:
@@ -105,6 +111,9 @@ class CallPool:
         return CRITICAL_PRIORITY
 
     def _start(self, held: HeldJob) -> None:
+        if held.settled:
+            return  # its task was paused or deleted while it waited for a slot
+        self.unfired.discard(held)
         job = held.job
         self.share.gone(job)
         now = datetime.now(UTC)

@@ -19,7 +19,6 @@ from execution.delivery import Delivery
 from execution.executor_outbox import Outbox
 from execution.executor_round import DatabaseRound, RoundLimits, RoundReport
 from execution.executor_timers import Timers
-from execution.held_job import HeldJob
 from execution.loop_thread import LoopThread
 from execution.metrics import DROPPED_RESULTS
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff, LoopProcess
@@ -86,16 +85,16 @@ class ExecutorProcess(LoopProcess):
     def run_once(self) -> float:
         report = self.round.run(claim=True, waiting_for_slot=len(self.pool.waiting))
         self._count(report)
-        if report.claimed or report.inactive_tenants is not None:
+        if report.claimed or report.inactive_tenants is not None or report.stopped_tasks:
             # Waited for (a few ms): the next round's limits must see these jobs in place.
-            self.calls.wait_for(self._take(report.claimed, report.inactive_tenants))
+            self.calls.wait_for(self._take(report))
         self._report_now_and_then()
         if report.again:
             return 0
         return RESULT_FLUSH_SECONDS if self.outbox.waiting else self.poll_interval
 
-    async def _take(self, claimed: list[HeldJob], inactive_tenants: frozenset[str] | None) -> None:
-        self.timers.take(claimed, inactive_tenants)
+    async def _take(self, report: RoundReport) -> None:
+        self.timers.take(report.claimed, report.inactive_tenants, report.stopped_tasks)
 
     def _on_result(self, waiting: int) -> None:
         """In the loop's thread: the first result after a round, and a full batch, wake the

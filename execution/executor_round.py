@@ -9,7 +9,11 @@ the batch bound makes executors take turns on a burst instead of one taking all 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils import timezone
 
 from execution import metrics
 from execution.executor_outbox import Outbox
@@ -41,6 +45,8 @@ class RoundReport:
     dropped: int
     handed_back: int
     again: bool  # whether another round should follow at once
+    # Tasks paused or deleted since the previous round (task id -> status).
+    stopped_tasks: dict[str, str] = field(default_factory=dict)
 
 
 class DatabaseRound:
@@ -49,12 +55,15 @@ class DatabaseRound:
         self.outbox = outbox
         self.limits = limits
         self.saturated_tenants: frozenset[str] = frozenset()
+        self._last_read: datetime | None = None  # when the last round's transaction began
 
     def run(self, *, claim: bool, waiting_for_slot: int = 0) -> RoundReport:
         results, hand_backs = self.outbox.take(self.limits.result_batch)
         critical, normal = self._claim_limits(waiting_for_slot) if claim else (0, 0)
-        if not results and not hand_backs and critical <= 0:
-            return RoundReport([], None, 0, 0, 0, False)  # nothing to write, no room to claim
+        stopped_since = self._stopped_since()
+        if not results and not hand_backs and critical <= 0 and stopped_since is None:
+            return RoundReport([], None, 0, 0, 0, False)  # nothing to write, claim or watch
+        read_at = timezone.now()
         started = time.perf_counter()
         try:
             applied, batch = queue.exchange(
@@ -66,19 +75,29 @@ class DatabaseRound:
                 lookahead_seconds=self.limits.horizon_seconds,
                 skip_tenants=self.saturated_tenants,
                 enrich=with_secrets,
+                stopped_since=stopped_since,
             )
         except BaseException:
             self.outbox.put_back(results, hand_backs)
             raise
+        self._last_read = read_at
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
         self.outbox.claimed(len(batch.jobs))
         self.saturated_tenants = batch.saturated_tenants
         full = critical > 0 and len(batch.jobs) >= min(critical, max(normal, 1))
         again = full or bool(batch.held_back) or self.outbox.waiting >= self.limits.result_batch
-        inactive = batch.inactive_tenants if critical > 0 else None
+        inactive = batch.inactive_tenants if critical > 0 or stopped_since else None
+        written, dropped = applied, len(results) - applied
         return RoundReport(
-            batch.jobs, inactive, applied, len(results) - applied, len(hand_backs), again
+            batch.jobs, inactive, written, dropped, len(hand_backs), again, batch.stopped_tasks
         )
+
+    def _stopped_since(self) -> datetime | None:
+        """While it holds jobs claimed by earlier rounds, the round asks which tasks were
+        paused or deleted since the last one began (their claims read the tasks then)."""
+        if self.outbox.held <= 0 or self._last_read is None:
+            return None
+        return self._last_read - timedelta(seconds=settings.EXECUTOR_STOPPED_LOOKBACK_SECONDS)
 
     def _claim_limits(self, waiting_for_slot: int) -> tuple[int, int]:
         """(all priorities, below priority 0) this round may claim."""

@@ -36,16 +36,23 @@ class Timers:
         self.count = 0  # jobs parked
         self._offering: dict[int, list[HeldJob]] = {}  # groups due, to offer next turn
 
-    def take(self, claimed: list[HeldJob], inactive_tenants: frozenset[str] | None) -> None:
-        """Jobs of one claim (in the loop's thread), with who was stopped at that claim."""
+    def take(
+        self,
+        claimed: list[HeldJob],
+        inactive_tenants: frozenset[str] | None,
+        stopped_tasks: dict[str, str] | None = None,
+    ) -> None:
+        """Jobs of one claim (in the loop's thread), with who was stopped at that claim and
+        the tasks paused or deleted since the round before."""
         if inactive_tenants is not None:
             self.pool.inactive_tenants = inactive_tenants
         loop = asyncio.get_running_loop()
         now = datetime.now(UTC)
         due_now = []
         for held in claimed:
-            if self._settled_by_its_task(held):
+            if self._settle(held, held.job.task_status):
                 continue
+            self.pool.unfired.add(held)
             self.pool.expect(held)  # its tenant's share of the slots may wait for it
             due = held.job.next_attempt_at
             if due <= now:
@@ -58,17 +65,19 @@ class Timers:
             self.parked[due].append(held)
             self.count += 1
         self._offer(due_now)
+        for task_id, status in (stopped_tasks or {}).items():
+            for held in self.pool.unfired.of_task(task_id):
+                self._settle(held, status)
 
     def give_back_all(self) -> None:
         """On stop: every job not yet called goes back, charging no attempt."""
         for timer in self._timers.values():
             timer.cancel()
-        for group in self.parked.values():
+        for group in [*self.parked.values(), *self._offering.values()]:
             for held in group:
-                self.outbox.give_back(held.job)
-        for group in self._offering.values():
-            for held in group:
-                self.outbox.give_back(held.job)
+                if not held.settled:
+                    self.outbox.give_back(held.job)
+        self.pool.unfired.clear()
         self.parked.clear()
         self._timers.clear()
         self._offering.clear()
@@ -79,7 +88,7 @@ class Timers:
         self._timers.pop(due, None)
         group = self.parked.pop(due, [])
         self.count -= len(group)
-        self._offer(group)
+        self._offer([held for held in group if not held.settled])
 
     def _offer(self, group: list[HeldJob]) -> None:
         """Priority 0 now; the rest on the loop's next turn, after those calls have started."""
@@ -95,21 +104,26 @@ class Timers:
         for held in self._offering.pop(group_id, []):  # none if given back meanwhile
             self.pool.offer(held)
 
-    def _settled_by_its_task(self, held: HeldJob) -> bool:
-        """A task deleted or paused since the scheduler made the job decides it here."""
+    def _settle(self, held: HeldJob, task_status: str) -> bool:
+        """A job whose task is deleted is cancelled, one whose task is paused waits with it
+        (`held`), as the API does with their waiting jobs; a run-now job goes out even
+        while its task is paused. Returns whether the job is settled (never to be called)."""
         job = held.job
-        if job.task_status == TaskStatus.DELETED:
+        if task_status == TaskStatus.DELETED:
             now = datetime.now(UTC)
             result = JobResult(
                 job.key, job.attempt, JobStatus.CANCELLED, finished_at=now, error="task deleted"
             )
             metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
             self.pool.on_result(self.outbox.add_result(result))
-            return True
-        if job.task_status == TaskStatus.PAUSED:
-            self.outbox.give_back(job, JobStatus.HELD)  # waits with its task
-            return True
-        return False
+        elif task_status == TaskStatus.PAUSED and not job.run_now:
+            self.outbox.give_back(job, JobStatus.HELD)
+        else:
+            return False
+        held.settled = True
+        self.pool.unfired.discard(held)
+        self.pool.forget(held)  # no slot is kept for its tenant on its account any more
+        return True
 
 
 def fair_order(group: list[HeldJob]) -> list[HeldJob]:

@@ -14,3 +14,6 @@ class HeldJob:
     error: str | None  # set when the call cannot be made (its secret is missing)
     # The only hosts the authorization may be sent to (the secret's allowed_hosts).
     secret_hosts: frozenset[str] = frozenset()
+    # Cancelled or given back before its call (its task was paused or deleted since the
+    # claim): wherever it still waits, a timer or the pool's queue, it is passed over.
+    settled: bool = False

@@ -26,3 +26,10 @@ def jobs_release_for_task(*, task_id: uuid.UUID) -> int:
     return Job.objects.filter(task_id=task_id, status=JobStatus.HELD).update(
         status=JobStatus.PENDING, updated_at=timezone.now()
     )
+
+
+def jobs_waiting_for_task(*, task_id: uuid.UUID) -> bool:
+    """A job a pause would hold: waiting, or claimed and not yet resolved (the executor
+    hands it back held when it reads the pause)."""
+    waiting = (JobStatus.PENDING, JobStatus.HELD, JobStatus.RUNNING)
+    return Job.objects.filter(task_id=task_id, status__in=waiting, run_now=False).exists()

@@ -23,6 +23,7 @@ from jobs.queue_engine import queue_engine
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
 from tasks.critical_grant import demote_ungranted
 from tasks.models import CRITICAL_PRIORITY
+from tasks.recent_stops import tasks_stopped_since
 from tasks.tenants import inactive_tenant_ids
 
 DEADLOCK_CODES = {1213, 1205}
@@ -51,6 +52,7 @@ class ClaimedJob:
     lease_expires_at: datetime
     # The secret before a rotation, while calls are still signed with it as well.
     previous_signing_secret: str | None = None
+    run_now: bool = False  # asked for by hand: it goes out even while its task is paused
 
 
 @dataclass(slots=True)
@@ -91,6 +93,9 @@ class ClaimBatch:
     held_back: int = 0  # candidates left pending because of a tenant's limit
     # Tenants an operator stopped (canonical ids): none of their jobs is claimed or fired.
     inactive_tenants: frozenset[str] = frozenset()
+    # Tasks paused or deleted since the round's `stopped_since` (task id -> status): the
+    # jobs of theirs claimed earlier are not to be called.
+    stopped_tasks: dict[str, str] = field(default_factory=dict)
 
 
 def retrying_deadlocks(operation, attempts: int = 5):
@@ -226,6 +231,7 @@ def _claimed(row) -> ClaimedJob:
         task_status=row[16],
         lease_expires_at=datetime_from_db(row[17]),
         previous_signing_secret=_still_signing(row[18], datetime_from_db(row[19])),
+        run_now=bool(row[20]),
     )
 
 
@@ -263,11 +269,12 @@ def exchange(
     skip_tenants: frozenset[str] = frozenset(),
     hand_backs: list[HandBack] = (),
     enrich: Callable[[list[ClaimedJob]], list] | None = None,
+    stopped_since: datetime | None = None,
 ) -> tuple[int, ClaimBatch]:
     """One round of an executor in one transaction (one commit, one log flush): write its
     results, hand back what it will not fire, claim new jobs and `enrich` them (e.g. with
-    their secrets). If any step fails, none of it happened and the caller still holds its
-    results."""
+    their secrets), and, given `stopped_since`, read the tasks paused or deleted since then.
+    If any step fails, none of it happened and the caller still holds its results."""
 
     def work(cursor) -> tuple[int, ClaimBatch]:
         applied = _record_with(cursor, worker_id, results) if results else 0
@@ -280,6 +287,10 @@ def exchange(
             )
         if enrich is not None:
             batch.jobs = enrich(batch.jobs)
+        if stopped_since is not None:  # after the claim: it sees every change the claim saw
+            batch.stopped_tasks = tasks_stopped_since(since=stopped_since)
+            if critical_limit <= 0:  # no claim read the stopped tenants: the jobs held need it
+                batch.inactive_tenants = frozenset(str(t) for t in inactive_tenant_ids())
         return applied, batch
 
     return in_write_transaction(work)

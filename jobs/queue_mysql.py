@@ -27,7 +27,7 @@ CLAIMED_DETAILS = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
     t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
-    j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
+    j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until, j.run_now
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN jobs AS j ON j.id = c.id
 JOIN tasks AS t ON t.id = j.task_id
@@ -86,11 +86,15 @@ SET j.status = r.status,
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """
 
+# A job handed back `held` (its task was paused) goes back `pending` if the task was
+# resumed meanwhile: the resume released the held jobs before this one was held.
 HAND_BACK = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
     id CHAR(36) PATH '$[0]', attempt INT PATH '$[1]', status VARCHAR(16) PATH '$[2]')) AS r
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
-SET j.status = r.status, j.worker_id = NULL, j.lease_expires_at = NULL, j.claimed_at = NULL,
+STRAIGHT_JOIN tasks AS t ON t.id = j.task_id
+SET j.status = IF(r.status = 'held' AND t.status <> 'paused', 'pending', r.status),
+    j.worker_id = NULL, j.lease_expires_at = NULL, j.claimed_at = NULL,
     j.max_attempts = j.max_attempts + 1, j.updated_at = NOW(6)
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """

@@ -27,7 +27,7 @@ CLAIMED_DETAILS = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
     t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
-    j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until
+    j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until, j.run_now
 FROM jobs AS j
 JOIN tasks AS t ON t.id = j.task_id
 JOIN tenants AS n ON n.id = j.tenant_id
@@ -64,9 +64,14 @@ WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_i
     AND jobs.attempt = r.value ->> '$[1]'
 """
 
+# A job handed back `held` goes back `pending` if its task was resumed meanwhile.
 HAND_BACK = """
 UPDATE jobs
-SET status = r.value ->> '$[2]', worker_id = NULL, lease_expires_at = NULL, claimed_at = NULL,
+SET status = CASE
+        WHEN r.value ->> '$[2]' = 'held'
+            AND (SELECT status FROM tasks WHERE tasks.id = jobs.task_id) <> 'paused'
+        THEN 'pending' ELSE r.value ->> '$[2]' END,
+    worker_id = NULL, lease_expires_at = NULL, claimed_at = NULL,
     max_attempts = max_attempts + 1, updated_at = %s
 FROM json_each(%s) AS r
 WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_id = %s

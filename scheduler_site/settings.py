@@ -237,6 +237,9 @@ if LOG_FORMAT == "json":
 
 # Scheduler: a run more than this late counts as missed for the `skip` misfire policy.
 SCHEDULER_MISFIRE_GRACE_SECONDS = env_int("SCHEDULER_MISFIRE_GRACE_SECONDS", 60)
+# A resumed tenant's `run_all` tasks replay at most this many of the runs missed while it
+# was stopped (the latest ones).
+SCHEDULER_RESUME_MAX_REPLAYED_RUNS = env_int("SCHEDULER_RESUME_MAX_REPLAYED_RUNS", 10, minimum=1)
 SCHEDULER_PARTITIONS = env_int("SCHEDULER_PARTITIONS", 16, minimum=1)
 SCHEDULER_LEASE_SECONDS = env_int("SCHEDULER_LEASE_SECONDS", 10, minimum=1)
 
@@ -255,3 +258,8 @@ RUN_NOW_KEY_RETENTION_HOURS = env_int("RUN_NOW_KEY_RETENTION_HOURS", 24, minimum
 
 # A claim's lease: from the job's own time, its timeout plus this margin.
 LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)
+
+# Executor: each round reads the tasks paused or deleted since its last round, this much
+# earlier again: a pause committed just after a claim may carry a slightly older change
+# time (the API's clock, its transaction's length).
+EXECUTOR_STOPPED_LOOKBACK_SECONDS = env_int("EXECUTOR_STOPPED_LOOKBACK_SECONDS", 10, minimum=1)

@@ -53,6 +53,9 @@ class TaskStatus(models.TextChoices):
     PAUSED = "paused"
     COMPLETED = "completed"
     DELETED = "deleted"
+    # An active task of a stopped tenant: out of the tick's range (status = 'active') until
+    # the tenant is resumed, so no tick walks past it.
+    SUSPENDED = "suspended"
 
 
 class MisfirePolicy(models.TextChoices):
@@ -108,9 +111,11 @@ class Task(models.Model):
             models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
             # Counts a tenant's tasks by status for its quota, inside the index.
             models.Index(fields=["tenant", "status"], name="tasks_tenant_quota_idx"),
-            # The archiver's purge of finished tasks, oldest first (jobs/storage_purge.py);
-            # the tick does not write updated_at, so it costs nothing per run.
-            models.Index(fields=["status", "updated_at"], name="tasks_purge_idx"),
+            # Tasks by status in the order they last changed: the executors' read of tasks
+            # paused or deleted since their last round (tasks/recent_stops.py) and the
+            # archiver's purge of finished tasks, oldest first (jobs/storage_purge.py). The
+            # tick does not write updated_at, so it costs nothing per run.
+            models.Index(fields=["status", "updated_at"], name="tasks_changed_idx"),
         ]
         constraints = [
             models.UniqueConstraint(

@@ -18,7 +18,7 @@ DEFAULTS = {
     "create_rate": "TENANT_CREATE_RATE",
     "create_burst": "TENANT_CREATE_BURST",
 }
-HELD_TASK_STATUSES = (TaskStatus.ACTIVE, TaskStatus.PAUSED)
+HELD_TASK_STATUSES = (TaskStatus.ACTIVE, TaskStatus.PAUSED, TaskStatus.SUSPENDED)
 
 
 def quota(tenant: Tenant, name: str) -> int:

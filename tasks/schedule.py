@@ -74,6 +74,18 @@ def get_zone(name: str) -> ZoneInfo:
         raise InvalidSchedule(f"unknown time zone {name!r}") from exc
 
 
+# Names that are no place's time: `localtime` is whatever the host is set to (so a task would
+# change hours with the machine running it), `Factory` a placeholder with no offset.
+NOT_A_PLACE = frozenset({"localtime", "Factory", "posixrules"})
+
+
+def check_zone(name: str) -> ZoneInfo:
+    """A time zone a task may be given (stricter than what the tick can still read)."""
+    if name in NOT_A_PLACE:
+        raise InvalidSchedule(f"time zone {name!r} names no place; use an IANA name")
+    return get_zone(name)
+
+
 @lru_cache(maxsize=1)
 def _zone_names() -> frozenset[str]:
     return frozenset(available_timezones()) | {"UTC"}
@@ -169,7 +181,10 @@ def _spec_from_fields(key: str, expanded: list[list]) -> CronSpec:
 def validate(expression: str, timezone: str, seed: str = "validation") -> str:
     """Check an expression and a time zone; return the expression as stored (trimmed)."""
     text = " ".join(expression.split())
-    get_zone(timezone)
+    check_zone(timezone)
+    if not text.isascii():
+        # int() reads any script's digits ("١", "１"): refused rather than read as numbers.
+        raise InvalidSchedule("a cron expression takes ASCII characters only (digits 0-9)")
     parse_cron(resolve_hash(text, seed))
     return text
 

@@ -27,7 +27,7 @@ from tasks.quotas import check_task_quota
 from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
-from tasks.task_events import task_changed
+from tasks.task_events import task_changed, task_has_waiting_jobs
 
 EDITABLE_FIELDS = (
     "name",
@@ -58,6 +58,15 @@ def first_run_at(task: Task, now: datetime) -> datetime | None:
     return task.run_at
 
 
+# Making runs: active, or suspended while its tenant is stopped (tasks/suspension.py).
+RUNNING = (TaskStatus.ACTIVE, TaskStatus.SUSPENDED)
+
+
+def running_status(tenant: Tenant) -> str:
+    """A task that makes runs again stays out of the tick's range while its tenant is stopped."""
+    return TaskStatus.ACTIVE if tenant.is_active else TaskStatus.SUSPENDED
+
+
 def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
     cron, run_at = values.get("cron"), values.get("run_at")
     if bool(cron) == (run_at is not None):
@@ -71,7 +80,7 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
             raise ValidationFailed(f"{field}: {exc}", fields={field: str(exc)}) from exc
     else:
         try:
-            schedule.get_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
+            schedule.check_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
         except schedule.InvalidSchedule as exc:
             raise ValidationFailed(f"timezone: {exc}", fields={"timezone": str(exc)}) from exc
         if run_at.tzinfo is None:
@@ -263,7 +272,7 @@ def task_update(
     if _schedule_of(task) != schedule_before:
         was_finished = task.status == TaskStatus.COMPLETED
         _reschedule(task)
-        if was_finished and task.status == TaskStatus.ACTIVE:
+        if was_finished and task.status in RUNNING:
             check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]
     return _save_edit(task, fields)
@@ -279,8 +288,8 @@ def _reschedule(task: Task) -> None:
     next_run = first_run_at(task, timezone.now())
     task.next_run_at = next_run
     if task.status == TaskStatus.COMPLETED and next_run is not None:
-        task.status = TaskStatus.ACTIVE
-    elif task.status == TaskStatus.ACTIVE and next_run is None:
+        task.status = running_status(task.tenant)
+    elif task.status in RUNNING and next_run is None:
         task.status = TaskStatus.COMPLETED
 
 
@@ -289,7 +298,7 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status == TaskStatus.PAUSED:
         return task
-    if task.status != TaskStatus.ACTIVE:
+    if not task_can_pause(task):
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
@@ -297,15 +306,27 @@ def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | No
     return task
 
 
+def task_can_pause(task: Task) -> bool:
+    """A task making runs, or a one-off whose run was made (the task is complete) while
+    that job still waits for its call or a retry."""
+    if task.status in RUNNING:
+        return True
+    finished_one_off = task.status == TaskStatus.COMPLETED and task.is_one_off
+    return finished_one_off and task_has_waiting_jobs(task.id)
+
+
 @transaction.atomic
 def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
     task = _locked_for_edit(tenant, task_id, expected_version)
-    if task.status == TaskStatus.ACTIVE:
+    if task.status in RUNNING:
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
-    task.status = TaskStatus.ACTIVE
-    task.next_run_at = first_run_at(task, timezone.now())
+    task.status = running_status(tenant)
+    if task.cron:
+        task.next_run_at = first_run_at(task, timezone.now())
+    # A one-off keeps its next_run_at: none once its run was made (paused while that run
+    # waited), so it is complete again and its held job goes on.
     if task.next_run_at is None:
         task.status = TaskStatus.COMPLETED
     _save_edit(task, ["status", "next_run_at"])

@@ -8,13 +8,12 @@ statement text and the driver's escaping work constant whatever the batch size.
 from __future__ import annotations
 
 import json
-import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import connection
 
-from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param
+from scheduler_site.sqltools import datetime_from_db, datetime_param
 from tasks.critical_grant import JOB_PRIORITY_SQL
 
 
@@ -35,7 +34,7 @@ class DueTask:
 DUE_PART = """
 SELECT * FROM (
     SELECT id, cron, timezone, next_run_at, misfire_policy, priority FROM tasks
-    WHERE status = 'active' AND priority = {priority} AND next_run_at <= %s{buckets}{tenants}
+    WHERE status = 'active' AND priority = {priority} AND next_run_at <= %s{buckets}
     ORDER BY next_run_at LIMIT %s{lock}
 ) AS p{priority}"""
 
@@ -108,13 +107,6 @@ def _bucket_filter(bucket_ranges: list[tuple[int, int]] | None) -> tuple[str, li
     return f" AND ({clauses})", params
 
 
-def _tenant_filter(skip_tenants: frozenset[uuid.UUID]) -> tuple[str, list]:
-    if not skip_tenants:
-        return "", []
-    placeholders = ", ".join(["%s"] * len(skip_tenants))
-    return f" AND tenant_id NOT IN ({placeholders})", [uuid_param(t) for t in skip_tenants]
-
-
 def select_due(
     cursor,
     *,
@@ -122,19 +114,17 @@ def select_due(
     due_before: datetime,
     limit: int,
     bucket_ranges: list[tuple[int, int]] | None,
-    skip_tenants: frozenset[uuid.UUID] = frozenset(),
 ) -> list[DueTask]:
-    """Lock up to `limit` due active tasks, leaving out the tenants in `skip_tenants`: most
-    urgent priority first, then oldest next_run_at. One statement whatever the batch size."""
+    """Lock up to `limit` due active tasks (a stopped tenant's are `suspended`, outside the
+    range): most urgent priority first, then oldest next_run_at. One statement whatever
+    the batch size."""
     buckets, bucket_params = _bucket_filter(bucket_ranges)
-    tenants, tenant_params = _tenant_filter(skip_tenants)
     lock = dialect().lock
     due = datetime_param(due_before)
     parts, params = [], []
     for priority in priorities:
-        part = DUE_PART.format(priority=int(priority), buckets=buckets, tenants=tenants, lock=lock)
-        parts.append(part)
-        params += [due, *bucket_params, *tenant_params, limit]
+        parts.append(DUE_PART.format(priority=int(priority), buckets=buckets, lock=lock))
+        params += [due, *bucket_params, limit]
     statement = " UNION ALL ".join(parts) + " ORDER BY priority, next_run_at LIMIT %s"
     cursor.execute(statement, [*params, limit])
     return [

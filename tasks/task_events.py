@@ -16,6 +16,7 @@ Event = Literal["paused", "resumed", "deleted"]
 Rule = Callable[..., object]
 
 _rules: dict[str, list[Rule]] = {"paused": [], "resumed": [], "deleted": []}
+_waiting_checks: list[Callable[..., bool]] = []
 
 
 def on_task(event: Event, rule: Rule) -> None:
@@ -27,3 +28,15 @@ def on_task(event: Event, rule: Rule) -> None:
 def task_changed(event: Event, task_id: uuid.UUID) -> None:
     for rule in _rules[event]:
         rule(task_id=task_id)
+
+
+def on_waiting_jobs_question(check: Callable[..., bool]) -> None:
+    """`check(task_id=...)` tells whether a task has a job still to run (see below)."""
+    if check not in _waiting_checks:
+        _waiting_checks.append(check)
+
+
+def task_has_waiting_jobs(task_id: uuid.UUID) -> bool:
+    """Whether a job of the task still waits for its call (its first or a retry), so that
+    pausing it means something after the task itself is done making runs."""
+    return any(check(task_id=task_id) for check in _waiting_checks)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from tasks.models import Tenant, new_signing_secret
+from tasks.suspension import tasks_resume_for_tenant, tasks_suspend_for_tenant
 
 # For this long after a rotation every call is signed with the old secret as well.
 SIGNING_SECRET_OVERLAP = timedelta(hours=24)
@@ -42,18 +44,21 @@ def tenant_rotate_signing_secret(*, tenant: Tenant, now: datetime | None = None)
     return fresh
 
 
+@transaction.atomic
 def tenant_deactivate(*, tenant: Tenant) -> None:
-    """Stop a tenant: its tokens are refused, its tasks stop ticking and its jobs are not
-    claimed (tasks and jobs stay as they are, for a reactivation)."""
+    """Stop a tenant: its tokens are refused, its active tasks are suspended (out of the
+    tick's range) and its jobs are not claimed (jobs stay as they are, for a resume)."""
     Tenant.objects.filter(id=tenant.id).update(is_active=False)
+    tasks_suspend_for_tenant(tenant_id=tenant.id)
     tenant.is_active = False
 
 
-def tenant_reactivate(*, tenant: Tenant) -> None:
+def tenant_reactivate(*, tenant: Tenant, now: datetime | None = None) -> None:
     """Resume a tenant: each task's misfire policy decides what becomes of the runs missed
-    meanwhile; its waiting jobs are claimed again."""
+    meanwhile (run_all replays at most a cap of them); its waiting jobs are claimed again."""
     Tenant.objects.filter(id=tenant.id).update(is_active=True)
     tenant.is_active = True
+    tasks_resume_for_tenant(tenant_id=tenant.id, now=now or timezone.now())
 
 
 def inactive_tenant_ids() -> frozenset[uuid.UUID]:

@@ -23,7 +23,6 @@ from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param, uuid_from_db
 from tasks import schedule, sql
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
-from tasks.tenants import inactive_tenant_ids
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,6 @@ def _select_due(cursor, horizon, batch_size, bucket_ranges) -> list[sql.DueTask]
         due_before=horizon,
         limit=batch_size,
         bucket_ranges=bucket_ranges,
-        skip_tenants=inactive_tenant_ids(),  # a stopped tenant's tasks wait, as they are
     )
 
 

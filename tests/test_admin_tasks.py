@@ -94,3 +94,11 @@ def test_a_deleted_tasks_page_offers_no_button(operator_client, task_with_a_wait
     act(operator_client, "soft_delete", task)
     page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
     assert "/pause/" not in page and "/run/" not in page
+
+
+def test_a_one_off_whose_job_waits_has_a_pause_button(operator_client, add_task):
+    now = datetime.now(UTC)
+    task = add_task(cron=None, run_at=now, next_run_at=None, status="completed")
+    Job.objects.create(tenant=task.tenant, task=task, scheduled_at=now, next_attempt_at=now)
+    page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
+    assert f"/admin/tasks/task/{task.id}/pause/" in page

@@ -28,6 +28,7 @@ from jobs.queue_mysql import (
     RECORD_RESULTS,
 )
 from tasks.models import Task
+from tasks.recent_stops import STOPPED
 from tasks.sql import ADVANCE_TASKS_MYSQL
 from tests.conftest import PUBLIC_URL
 
@@ -141,3 +142,14 @@ def test_the_tuple_list_form_of_the_delete_would_scan_the_table(crowded_queue):
     tuples = ", ".join(["(%s, %s, %s)"] * len(ids))
     (row,) = plan_of(f"DELETE FROM jobs WHERE (id, status, attempt) IN ({tuples})", params)
     assert row["type"] == "ALL", row
+
+
+def test_the_executors_read_of_stopped_tasks_is_a_range_of_their_index(crowded_queue):
+    """Every round of every executor asks it: deleted and paused tasks pile up over time,
+    the read stays on the few changed since the last round."""
+    old = datetime(2026, 1, 1, tzinfo=UTC)
+    Task.objects.filter(id__in=crowded_queue[1][:400]).update(status="deleted", updated_at=old)
+    since = datetime(2026, 6, 1, tzinfo=UTC)
+    query = Task.objects.filter(status__in=STOPPED, updated_at__gte=since).values_list("id")
+    (row,) = plan_of(*query.query.sql_with_params())
+    assert (row["key"], row["type"]) == ("tasks_changed_idx", "range"), row

@@ -47,7 +47,7 @@ def test_a_resumed_tenants_missed_runs_follow_the_misfire_policy(add_task, tenan
     once = add_task(next_run_at=NOW - timedelta(minutes=3), misfire_policy="run_once")
     tenant_deactivate(tenant=tenant)
     run_tick(now=NOW)
-    tenant_reactivate(tenant=tenant)
+    tenant_reactivate(tenant=tenant, now=NOW)  # the same clock as the ticks
     for _ in range(5):
         run_tick(now=NOW)
     assert Job.objects.filter(task=catch_up).count() == 4  # minutes -3, -2, -1 and 0

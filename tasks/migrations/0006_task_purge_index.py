@@ -12,6 +12,6 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddIndex(
             model_name='task',
-            index=models.Index(fields=['status', 'updated_at'], name='tasks_purge_idx'),
+            index=models.Index(fields=['status', 'updated_at'], name='tasks_changed_idx'),
         ),
     ]

@@ -22,6 +22,25 @@ def test_unknown_time_zone_is_rejected(api):
     assert_rejected(api, cron_task(timezone="Mars/Olympus"), "timezone")
 
 
+@pytest.mark.parametrize("zone", ["localtime", "Factory"])
+def test_time_zone_that_names_no_place_is_rejected(api, zone):
+    assert_rejected(api, cron_task(timezone=zone), "timezone")
+
+
+@pytest.mark.parametrize("zone", ["localtime", "Factory"])
+def test_one_off_with_a_time_zone_that_names_no_place_is_rejected(api, zone):
+    assert_rejected(api, one_off_task(timezone=zone), "timezone")
+
+
+# Arabic-Indic, full-width and Devanagari digits: int() reads each as a number.
+OTHER_DIGITS = ["\u0661 * * * *", "\uff11 * * * *", "* * * * \u0663", "*/\u0967 * * * *"]
+
+
+@pytest.mark.parametrize("cron", OTHER_DIGITS)
+def test_cron_with_digits_of_another_script_is_rejected(api, cron):
+    assert_rejected(api, cron_task(cron=cron), "cron")
+
+
 def test_both_cron_and_run_at_is_rejected(api):
     assert_rejected(api, cron_task(run_at="2030-01-01T00:00:00Z"), "run_at")
 

@@ -46,3 +46,15 @@ def test_a_run_now_job_of_a_paused_task_is_called(endpoint, make_job, run_execut
     run_executor()
     wait_for_status([job], {"succeeded"})
     assert len(endpoint.received) == 1
+
+
+def test_a_full_executor_still_learns_of_a_tenant_stopped_after_the_claim(
+    endpoint, make_job, run_executor, tenant
+):
+    due = datetime.now(UTC) + timedelta(seconds=3)
+    jobs = [make_job(endpoint.url("/ok"), due=due, priority=p) for p in (0, 5)]
+    run_executor(max_held=2, horizon_seconds=5)  # holding both, it claims no more
+    wait_for_status(jobs, {"running"}, timeout=10)
+    tenant_deactivate(tenant=tenant)
+    wait_for_status(jobs, {"pending"}, timeout=10)
+    assert endpoint.received == []

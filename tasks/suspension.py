@@ -1,0 +1,68 @@
+"""A stopped tenant's active tasks leave the tick's range (`suspended`) and come back when
+it resumes, each by its misfire policy: `skip` and `run_once` as the tick applies them to
+any late task, `run_all` replaying at most SCHEDULER_RESUME_MAX_REPLAYED_RUNS missed runs.
+
+Both are set-based: one UPDATE to suspend, and on resume one read and one UPDATE per batch
+of RESUME_BATCH tasks."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from scheduler_site.sqltools import datetime_param, uuid_param
+from tasks import schedule, sql
+from tasks.models import MisfirePolicy, Task, TaskStatus
+from tasks.replay_cap import replay_start
+
+RESUME_BATCH = 500
+
+
+def tasks_suspend_for_tenant(*, tenant_id: uuid.UUID) -> int:
+    """Returns how many tasks left the tick's range."""
+    return Task.objects.filter(tenant_id=tenant_id, status=TaskStatus.ACTIVE).update(
+        status=TaskStatus.SUSPENDED
+    )
+
+
+def tasks_resume_for_tenant(*, tenant_id: uuid.UUID, now: datetime) -> int:
+    """Returns how many tasks are active again."""
+    resumed, after = 0, None
+    while True:
+        with transaction.atomic():
+            batch = _next_suspended(tenant_id, after)
+            if not batch:
+                return resumed
+            rows = [
+                (_db_id(task), _resumed_next_run(task, now), TaskStatus.ACTIVE) for task in batch
+            ]
+            with connection.cursor() as cursor:
+                sql.advance_tasks(cursor, rows)
+        resumed += len(batch)
+        after = batch[-1].id
+
+
+def _next_suspended(tenant_id: uuid.UUID, after: uuid.UUID | None) -> list[Task]:
+    query = Task.objects.select_for_update().filter(
+        tenant_id=tenant_id, status=TaskStatus.SUSPENDED
+    )
+    if after is not None:
+        query = query.filter(id__gt=after)
+    fields = ("id", "cron", "timezone", "next_run_at", "misfire_policy")
+    return list(query.order_by("id").only(*fields)[:RESUME_BATCH])
+
+
+def _resumed_next_run(task: Task, now: datetime) -> str | None:
+    next_run = task.next_run_at
+    if task.cron and task.misfire_policy == MisfirePolicy.RUN_ALL and next_run and next_run < now:
+        cron = schedule.resolve_hash_cached(task.cron, str(task.id))
+        cap = settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS
+        next_run = replay_start(cron, task.timezone, next_run, now, cap)
+    return datetime_param(next_run) if next_run else None
+
+
+def _db_id(task: Task) -> str:
+    return uuid_param(task.id)
