@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from scheduler_site.errors import Conflict
 from tasks.models import Tenant, new_signing_secret
 
 # For this long after a rotation every call is signed with the old secret as well.
@@ -54,6 +55,15 @@ def tenant_reactivate(*, tenant: Tenant) -> None:
     meanwhile; its waiting jobs are claimed again."""
     Tenant.objects.filter(id=tenant.id).update(is_active=True)
     tenant.is_active = True
+
+
+def refuse_if_stopped(tenant: Tenant) -> None:
+    """409 for a run asked by hand (an operator's run now or retry) of a stopped tenant:
+    its job would only wait, unclaimed, until the tenant is resumed."""
+    if not tenant.is_active:
+        raise Conflict(
+            f"the tenant {tenant.name} is stopped: resume it first", code="tenant_stopped"
+        )
 
 
 def inactive_tenant_ids() -> frozenset[uuid.UUID]:
