@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from jobs.models import Job
-from tasks.models import Task
+from tasks.models import Task, Tenant
 
 
 @pytest.fixture
@@ -94,3 +94,13 @@ def test_a_deleted_tasks_page_offers_no_button(operator_client, task_with_a_wait
     act(operator_client, "soft_delete", task)
     page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
     assert "/pause/" not in page and "/run/" not in page
+
+
+def test_running_now_a_stopped_tenants_task_is_refused_with_no_job(
+    operator_client, task_with_a_waiting_job
+):
+    task = task_with_a_waiting_job
+    Tenant.objects.filter(id=task.tenant_id).update(is_active=False)
+    response = act(operator_client, "run_now", task)
+    assert "the tenant acme is stopped: resume it first" in response.content.decode()
+    assert Job.objects.filter(task=task).count() == 1
