@@ -94,8 +94,12 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
         return request.user.has_perm("jobs.change_job")
 
     def changelist_view(self, request, extra_context=None):
-        title = self.opts.verbose_name_plural.capitalize()  # not "Select job to view"
-        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+        context = {
+            "title": self.opts.verbose_name_plural.capitalize(),  # not "Select job to view"
+            "can_operate": self.has_operate_permission(request),
+            **(extra_context or {}),
+        }
+        return super().changelist_view(request, context)
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         return job_search(queryset, search_term), False

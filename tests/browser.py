@@ -72,6 +72,23 @@ class AdminPages:
         Select(self.driver.find_element(By.NAME, "action")).select_by_value(action)
         self.submit("button[name=index]")
 
+    def offered_actions(self) -> list[str]:
+        """The actions the list's menu offers (none when the list has no menu)."""
+        options = self.driver.find_elements(By.CSS_SELECTOR, "select[name=action] option")
+        return [option.get_attribute("value") for option in options]
+
+    def post_by_hand(self, path: str, fields: list[tuple[str, str]]) -> int:
+        """A POST the page never offered, made from the logged-in browser with its CSRF
+        token, as a user would craft it; the status of the answer (redirects not followed:
+        0 for one)."""
+        script = """
+            const [path, fields, done] = arguments;
+            const token = document.cookie.match(/csrftoken=([^;]+)/)[1];
+            fetch(path, {method: "POST", body: new URLSearchParams(fields), redirect: "manual",
+                         headers: {"X-CSRFToken": token}}).then(answer => done(answer.status));
+        """
+        return self.driver.execute_async_script(script, path, fields)
+
     def column(self, name: str) -> list[str]:
         """The cells of one column of the result list, top to bottom."""
         cells = self.driver.find_elements(By.CSS_SELECTOR, f"#result_list .field-{name}")
