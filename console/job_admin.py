@@ -140,7 +140,7 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
             raise PermissionDenied
         job = get_object_or_404(Job.objects.select_related("tenant"), pk=object_id)
         step = Step(job, short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
-        apply_each(self, request, [step], done, LOGGED[use_case])
+        apply_each(self, request, [step], done, logged_as(use_case))
         return redirect("admin:jobs_job_change", job.id)
 
     def _each_job(self, request, queryset: QuerySet, use_case: JobUseCase, done: str) -> None:
@@ -156,7 +156,11 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
             )
             for job_id, tenant_id, status in rows
         )
-        apply_each(self, request, steps, done, LOGGED[use_case])
+        apply_each(self, request, steps, done, logged_as(use_case))
+
+
+def logged_as(use_case: JobUseCase) -> str:
+    return LOGGED.get(use_case) or getattr(use_case, "__name__", "Changed")
 
 
 @admin.register(Job)
