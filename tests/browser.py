@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.expected_conditions import staleness_of
@@ -59,7 +60,10 @@ class AdminPages:
         one replaced it finds the old page's elements, gone by the time they are read."""
         page = self.driver.find_element(By.TAG_NAME, "html")
         self.driver.find_element(By.CSS_SELECTOR, css).click()
-        WebDriverWait(self.driver, 20).until(staleness_of(page))
+        # Asked while the new page replaces it, Chromium may answer "Node with given id does
+        # not belong to the document" instead of "stale": asked again, it says stale.
+        wait = WebDriverWait(self.driver, 20, ignored_exceptions=(WebDriverException,))
+        wait.until(staleness_of(page))
 
     def text(self, css: str) -> str:
         return self.driver.find_element(By.CSS_SELECTOR, css).text
