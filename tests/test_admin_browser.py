@@ -8,7 +8,9 @@ from urllib.parse import unquote
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
+from django.core.management.sql import emit_post_migrate_signal
 from selenium.webdriver.common.by import By
 
 from console.display import short_id
@@ -20,15 +22,28 @@ from tasks.services import bucket_for
 from tests.browser import AdminPages, start_chromium
 from tests.processes import ApiServer
 
-# Serialized rollback: the content types come back with their ids after each test's flush
-# (not made anew), and the server, living across tests, caches those ids for the admin's log.
+# Serialized rollback: the content types come back with the same ids after each test's
+# flush, where a flush alone makes them anew with new ids; the server, living across the
+# module's tests, caches those ids for the admin's log.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 NOW = datetime.now(UTC)
 PASSWORD = "a long operator password"
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker, tmp_path_factory):
+def content_types_kept(django_db_setup, django_db_blocker):
+    """Before the module, the content types an earlier test made anew go (the first test
+    brings back the serialized ones, which would clash with them); after it, they are made
+    as a flush alone leaves them (a serialized test's flush leaves none)."""
+    with django_db_blocker.unblock():
+        ContentType.objects.all().delete()
+    yield
+    with django_db_blocker.unblock():
+        emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
+
+
+@pytest.fixture(scope="module")
+def server(content_types_kept, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         api = ApiServer(tmp_path_factory.mktemp("console") / "api.log", workers=1)
     yield api

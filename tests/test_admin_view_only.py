@@ -20,6 +20,7 @@ from tests.test_admin_browser import (  # noqa: F401 - the browser and the serve
     add_job,
     add_task,
     chromium,
+    content_types_kept,
     pages,
     server,
 )
