@@ -3,25 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from django.contrib import admin, messages
+from django.db.models import Model
 from django.http import HttpRequest
 
 from scheduler_site.errors import ApplicationError
 
-Step = tuple[str, Callable[[], object]]  # a row's label, and the use case call for it
+
+class Step(NamedTuple):
+    target: Model  # the row the use case acts on, named in the admin's log
+    label: str
+    call: Callable[[], object]
 
 
 def apply_each(
-    model_admin: admin.ModelAdmin, request: HttpRequest, steps: Iterable[Step], done: str
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    steps: Iterable[Step],
+    done: str,
+    logged: str,
 ) -> int:
-    """Run every step; a refusal (the use case's own error) is reported, not a crash."""
+    """Run every step; a refusal (the use case's own error) is reported, not a crash.
+    Each step done leaves `logged` in the admin's log, naming the user and the row."""
     changed = 0
-    for label, call in steps:
+    for step in steps:
         try:
-            call()
-            changed += 1
+            step.call()
         except ApplicationError as exc:
-            model_admin.message_user(request, f"{label}: {exc.message}", messages.WARNING)
+            model_admin.message_user(request, f"{step.label}: {exc.message}", messages.WARNING)
+            continue
+        model_admin.log_change(request, step.target, logged)
+        changed += 1
     model_admin.message_user(request, f"{changed} {done}.", messages.SUCCESS)
     return changed

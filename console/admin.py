@@ -3,6 +3,8 @@
 from django.contrib import admin
 
 from console import dlq_admin, job_admin, task_admin  # noqa: F401 - they register themselves
+from console.login_throttle import ThrottledLoginForm
 
 admin.site.enable_nav_sidebar = False  # the lists need the whole width of a 1400 px screen
 admin.site.site_url = None  # the service has no public site to "view"
+admin.site.login_form = ThrottledLoginForm

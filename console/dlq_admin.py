@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.contrib.admin import DateFieldListFilter
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from console.bad_filter import bad_filter_page
 from console.filters import DiedFilter, TenantFilter
 from console.job_admin import QueueAdmin
 from console.retry_all import retry_all_progress, start_retry_all
@@ -72,7 +74,10 @@ class DeadLetterAdmin(QueueAdmin):
         handed on POST to the reconciler, which retries them in batches."""
         if not self.has_operate_permission(request):
             raise PermissionDenied
-        changelist = self.get_changelist_instance(request)
+        try:
+            changelist = self.get_changelist_instance(request)
+        except IncorrectLookupParameters as exc:
+            return bad_filter_page(request, self, exc)
         queryset = changelist.get_queryset(request)
         if request.method == "POST":
             start_retry_all(self, request, queryset)

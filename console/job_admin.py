@@ -14,20 +14,23 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
-from console.actions import apply_each
+from console.actions import Step, apply_each
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import WAITING, JobColumns
 from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
-from jobs.services import job_cancel, job_retry
+from jobs.services import job_cancel, job_discard, job_retry
+from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action, require
 from tasks.models import Tenant
 
 JobUseCase = Callable[..., object]
+# What each use case leaves in the admin's log, for the job it acted on.
+LOGGED = {job_retry: "Retried", job_cancel: "Cancelled", job_discard: "Discarded"}
 
 
-class QueueAdmin(JobColumns, admin.ModelAdmin):
+class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
     """What both job lists share: read-only rows, search, and the use cases as buttons."""
 
     list_display_links = ["job_id"]
@@ -91,8 +94,12 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
         return request.user.has_perm("jobs.change_job")
 
     def changelist_view(self, request, extra_context=None):
-        title = self.opts.verbose_name_plural.capitalize()  # not "Select job to view"
-        return super().changelist_view(request, {"title": title, **(extra_context or {})})
+        context = {
+            "title": self.opts.verbose_name_plural.capitalize(),  # not "Select job to view"
+            "can_operate": self.has_operate_permission(request),
+            **(extra_context or {}),
+        }
+        return super().changelist_view(request, context)
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         return job_search(queryset, search_term), False
@@ -132,19 +139,28 @@ class QueueAdmin(JobColumns, admin.ModelAdmin):
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
         job = get_object_or_404(Job.objects.select_related("tenant"), pk=object_id)
-        step = (short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
-        apply_each(self, request, [step], done)
+        step = Step(job, short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
+        apply_each(self, request, [step], done, logged_as(use_case))
         return redirect("admin:jobs_job_change", job.id)
 
     def _each_job(self, request, queryset: QuerySet, use_case: JobUseCase, done: str) -> None:
+        require(self, request, "operate")  # every job action comes here, each list's and DLQ's
         # The ids are read whole first: the use cases change the very rows being read.
-        rows = list(queryset.order_by().values_list("id", "tenant_id"))
-        tenants = Tenant.objects.in_bulk({tenant_id for _, tenant_id in rows})
+        rows = list(queryset.order_by().values_list("id", "tenant_id", "status"))
+        tenants = Tenant.objects.in_bulk({tenant_id for _, tenant_id, _ in rows})
         steps = (
-            (short_id(job_id), partial(use_case, tenant=tenants[tenant_id], job_id=job_id))
-            for job_id, tenant_id in rows
+            Step(
+                Job(id=job_id, tenant_id=tenant_id, status=status),
+                short_id(job_id),
+                partial(use_case, tenant=tenants[tenant_id], job_id=job_id),
+            )
+            for job_id, tenant_id, status in rows
         )
-        apply_each(self, request, steps, done)
+        apply_each(self, request, steps, done, logged_as(use_case))
+
+
+def logged_as(use_case: JobUseCase) -> str:
+    return LOGGED.get(use_case) or getattr(use_case, "__name__", "Changed")
 
 
 @admin.register(Job)
@@ -170,10 +186,10 @@ class JobAdmin(QueueAdmin):
     ]
     actions = ["cancel_jobs", "retry_jobs"]
 
-    @admin.action(description="Cancel the selected waiting jobs", permissions=["operate"])
+    @permitted_action(permission="operate", description="Cancel the selected waiting jobs")
     def cancel_jobs(self, request, queryset):
         self._each_job(request, queryset, job_cancel, "job(s) cancelled")
 
-    @admin.action(description="Retry the selected dead jobs", permissions=["operate"])
+    @permitted_action(permission="operate", description="Retry the selected dead jobs")
     def retry_jobs(self, request, queryset):
         self._each_job(request, queryset, job_retry, "job(s) put back in the queue")

@@ -12,19 +12,19 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from console.actions import apply_each
+from console.actions import Step, apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
 from console.paging import CappedPaginator
-from console.task_buttons import TaskButtons
+from console.task_buttons import TaskButtons, versioned
 from jobs.run_now import task_run_now
-from scheduler_site.preconditions import ANY_VERSION
+from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 from tasks.models import Task
 from tasks.services import task_delete, task_pause, task_resume
 
 
 @admin.register(Task)
-class TaskAdmin(TaskButtons, admin.ModelAdmin):
+class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
     list_display = [
         "task_id",
         "name",
@@ -58,6 +58,9 @@ class TaskAdmin(TaskButtons, admin.ModelAdmin):
     def has_operate_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("tasks.change_task")
 
+    def has_soft_delete_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("tasks.delete_task")
+
     @admin.display(description="id", ordering="id")
     def task_id(self, task: Task):
         return short_id_html(task.id)
@@ -77,38 +80,35 @@ class TaskAdmin(TaskButtons, admin.ModelAdmin):
         url = reverse("admin:jobs_job_changelist") + f"?task__id__exact={task.id}"
         return format_html('<a href="{}">jobs</a>', url)
 
-    def _each(self, request, queryset: QuerySet, use_case: Callable[..., object], done: str):
+    def _each(
+        self, request, queryset: QuerySet, use_case: Callable[..., object], done: str, logged: str
+    ):
         tasks = queryset.select_related("tenant").order_by()
         steps = (
-            (
+            Step(
+                task,
                 task.name or short_id(task.id),
-                partial(
-                    use_case, tenant=task.tenant, task_id=task.id, expected_version=ANY_VERSION
-                ),
+                partial(use_case, tenant=task.tenant, task_id=task.id),
             )
             for task in tasks
         )
-        apply_each(self, request, steps, done)
+        apply_each(self, request, steps, done, logged)
 
-    @admin.action(description="Pause (pending retries wait too)", permissions=["operate"])
+    @permitted_action(permission="operate", description="Pause (pending retries wait too)")
     def pause(self, request, queryset):
-        self._each(request, queryset, task_pause, "task(s) paused")
+        self._each(request, queryset, versioned(task_pause), "task(s) paused", "Paused")
 
-    @admin.action(description="Resume (at the next future run)", permissions=["operate"])
+    @permitted_action(permission="operate", description="Resume (at the next future run)")
     def resume(self, request, queryset):
-        self._each(request, queryset, task_resume, "task(s) resumed")
+        self._each(request, queryset, versioned(task_resume), "task(s) resumed", "Resumed")
 
-    @admin.action(description="Run now (one run outside the schedule)", permissions=["operate"])
+    @permitted_action(permission="operate", description="Run now (one run outside the schedule)")
     def run_now(self, request, queryset):
-        steps = (
-            (
-                task.name or short_id(task.id),
-                partial(task_run_now, tenant=task.tenant, task_id=task.id),
-            )
-            for task in queryset.select_related("tenant").order_by()
-        )
-        apply_each(self, request, steps, "run(s) started")
+        self._each(request, queryset, task_run_now, "run(s) started", "Ran now")
 
-    @admin.action(description="Delete (as the API does: waiting jobs are cancelled)")
+    @permitted_action(
+        permission="soft_delete",
+        description="Delete (as the API does: waiting jobs are cancelled)",
+    )
     def soft_delete(self, request, queryset):
-        self._each(request, queryset, task_delete, "task(s) deleted")
+        self._each(request, queryset, versioned(task_delete), "task(s) deleted", "Deleted")

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
-from console.actions import apply_each
+from console.actions import Step, apply_each
 from console.display import short_id
 from jobs.run_now import task_run_now
 from scheduler_site.preconditions import ANY_VERSION
@@ -44,27 +44,32 @@ class TaskButtons:
         return super().change_view(request, object_id, form_url, extra_context)
 
     def pause_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        return self._button(request, object_id, _versioned(task_pause), "task(s) paused")
+        return self._button(request, object_id, versioned(task_pause), "task(s) paused", "Paused")
 
     def resume_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        return self._button(request, object_id, _versioned(task_resume), "task(s) resumed")
+        return self._button(
+            request, object_id, versioned(task_resume), "task(s) resumed", "Resumed"
+        )
 
     def run_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        return self._button(request, object_id, task_run_now, "run(s) started")
+        return self._button(request, object_id, task_run_now, "run(s) started", "Ran now")
 
     def _button(
-        self, request: HttpRequest, object_id: str, use_case: Callable[..., object], done: str
+        self,
+        request: HttpRequest,
+        object_id: str,
+        use_case: Callable[..., object],
+        done: str,
+        logged: str,
     ) -> HttpResponse:
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
         task = get_object_or_404(Task.objects.select_related("tenant"), pk=object_id)
-        label = task.name or short_id(task.id)
-        apply_each(
-            self, request, [(label, partial(use_case, tenant=task.tenant, task_id=task.id))], done
-        )
+        call = partial(use_case, tenant=task.tenant, task_id=task.id)
+        apply_each(self, request, [Step(task, task.name or short_id(task.id), call)], done, logged)
         return redirect("admin:tasks_task_change", task.id)
 
 
-def _versioned(use_case: Callable[..., object]) -> Callable[..., object]:
+def versioned(use_case: Callable[..., object]) -> Callable[..., object]:
     """An edit use case as the admin calls it: whatever the task's current version."""
     return partial(use_case, expected_version=ANY_VERSION)

@@ -22,6 +22,7 @@ from scheduler_site.errors import Conflict, NotFound, Unprocessable
 from tasks.critical_grant import job_priority
 from tasks.models import Task, TaskStatus, Tenant
 from tasks.rate_limit import take_creation_token
+from tasks.tenants import refuse_if_stopped
 
 ONE_MS = timedelta(milliseconds=1)
 KEY_TRIES = 20
@@ -41,11 +42,13 @@ def run_instant(now: datetime, task: Task) -> datetime:
 def task_run_now(
     *, tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None = None
 ) -> tuple[Job | HistoryRecord, bool]:
-    """Create one pending job of the task due now; 404 unknown, 409 deleted, 429 rate.
+    """Create one pending job of the task due now; 404 unknown, 409 deleted or tenant
+    stopped, 429 rate.
 
     Returns the job and whether this call made it (False: a replay of the key's run).
     """
     _visible_task(tenant, task_id)
+    refuse_if_stopped(tenant)
     if idempotency_key and (earlier := _replay(tenant, task_id, idempotency_key)):
         return earlier, False
     take_creation_token(tenant)  # a run by hand costs what a creation costs

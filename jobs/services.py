@@ -10,6 +10,7 @@ from django.utils import timezone
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
+from tasks.tenants import refuse_if_stopped
 
 WAITING = (JobStatus.PENDING, JobStatus.HELD)
 ERROR_LENGTH = Job._meta.get_field("error").max_length
@@ -29,6 +30,7 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     The attempt number (the fencing token) never goes down: the budget grows instead.
     """
     job = _job_in_queue(tenant, job_id)
+    refuse_if_stopped(tenant)
     task = Task.objects.filter(id=job.task_id).values("max_attempts", "status").first()
     if task is None or task.get("status") == TaskStatus.DELETED:
         raise Conflict("the task of this job was deleted; it cannot run again", code="task_deleted")

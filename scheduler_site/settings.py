@@ -210,6 +210,14 @@ RESOLVER_NAMESERVERS = env_nameservers("RESOLVER_NAMESERVERS")
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_settings(CACHE_URL)}
 
+# The admin's login: refused for the rest of a window after this many failures of one
+# username or one client address (counted in the cache above).
+ADMIN_LOGIN_FAILURES_PER_USER = env_int("ADMIN_LOGIN_FAILURES_PER_USER", 5, minimum=1)
+ADMIN_LOGIN_FAILURES_PER_ADDRESS = env_int("ADMIN_LOGIN_FAILURES_PER_ADDRESS", 20, minimum=1)
+ADMIN_LOGIN_WINDOW_SECONDS = env_int("ADMIN_LOGIN_WINDOW_SECONDS", 900, minimum=1)
+# Proxies in front of gunicorn that append to X-Forwarded-For (nginx: 1); 0 trusts none.
+PROXY_HOPS = env_int("PROXY_HOPS", 0)
+
 TASK_BODY_MAX_BYTES = 64 * 1024
 TASK_HEADERS_MAX_BYTES = 8 * 1024  # names and values of a task's headers, in all
 # Any API request: a larger body is a 413 before parsing; deeper JSON is a 400.

@@ -1,27 +1,32 @@
 """Operators' views of tenants and secrets (tasks are in the console: console/task_admin.py).
 
 No secret is ever shown: tenant secrets are write-only, and a signing secret is shown once,
-by the action that rotates it.
+on the page the rotate action sends to (tasks/signing_secret_page.py). Each action needs a
+permission of its own and leaves an entry in the admin's log.
 """
 
-from django.contrib import admin, messages
+from django.contrib import admin
 
+from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 from tasks.critical_grant import critical_grant_withdraw
 from tasks.models import Tenant, TenantSecret
-from tasks.tenants import (
-    tenant_deactivate,
-    tenant_reactivate,
-    tenant_revoke_tokens,
-    tenant_rotate_signing_secret,
-)
+from tasks.signing_secret_page import SigningSecretPage
+from tasks.tenants import tenant_deactivate, tenant_reactivate, tenant_revoke_tokens
 
 
 @admin.register(Tenant)
-class TenantAdmin(admin.ModelAdmin):
+class TenantAdmin(RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
     list_display = ["name", "id", "concurrency_limit", "allow_critical", "is_active", "created_at"]
     list_filter = ["is_active", "allow_critical"]
     exclude = ["signing_secret", "previous_signing_secret"]
-    readonly_fields = ["id", "previous_signing_secret_until", "tokens_not_before", "created_at"]
+    # is_active changes only by the stop and resume actions, which need their permission.
+    readonly_fields = [
+        "id",
+        "is_active",
+        "previous_signing_secret_until",
+        "tokens_not_before",
+        "created_at",
+    ]
     search_fields = ["name", "id"]
     actions = ["deactivate", "reactivate", "revoke_tokens", "rotate_signing_secret"]
 
@@ -34,37 +39,48 @@ class TenantAdmin(admin.ModelAdmin):
                 request, f"Priority 0 withdrawn: {demoted} waiting jobs now run at priority 1."
             )
 
-    def _apply(self, request, queryset, use_case, done: str) -> None:
-        for tenant in queryset:
+    def has_stop_tenant_permission(self, request) -> bool:
+        return request.user.has_perm("tasks.stop_tenant")
+
+    def has_revoke_tenant_tokens_permission(self, request) -> bool:
+        return request.user.has_perm("tasks.revoke_tenant_tokens")
+
+    def _apply(self, request, queryset, use_case, done: str, logged: str) -> None:
+        tenants = list(queryset)
+        for tenant in tenants:
             use_case(tenant=tenant)
-        self.message_user(request, f"{queryset.count()} tenants {done}.")
+            self.log_change(request, tenant, logged)
+        self.message_user(request, f"{len(tenants)} tenants {done}.")
 
-    @admin.action(description="Stop: no call, no new run, tokens refused (nothing is lost)")
+    @permitted_action(
+        permission="stop_tenant",
+        description="Stop: no call, no new run, tokens refused (nothing is lost)",
+    )
     def deactivate(self, request, queryset):
-        self._apply(request, queryset, tenant_deactivate, "stopped")
+        self._apply(request, queryset, tenant_deactivate, "stopped", "Stopped the tenant")
 
-    @admin.action(description="Resume (missed runs follow each task's misfire policy)")
+    @permitted_action(
+        permission="stop_tenant",
+        description="Resume (missed runs follow each task's misfire policy)",
+    )
     def reactivate(self, request, queryset):
-        self._apply(request, queryset, tenant_reactivate, "resumed")
+        self._apply(request, queryset, tenant_reactivate, "resumed", "Resumed the tenant")
 
-    @admin.action(description="Revoke every token issued until now")
+    @permitted_action(
+        permission="revoke_tenant_tokens", description="Revoke every token issued until now"
+    )
     def revoke_tokens(self, request, queryset):
-        self._apply(request, queryset, tenant_revoke_tokens, "had their tokens revoked")
-
-    @admin.action(description="Rotate the signing secret (the new one is shown once)")
-    def rotate_signing_secret(self, request, queryset):
-        for tenant in queryset:
-            fresh = tenant_rotate_signing_secret(tenant=tenant)
-            self.message_user(
-                request,
-                f"New signing secret of {tenant.name}: {fresh} (shown this once; the old one "
-                "signs calls as well for 24 hours).",
-                messages.WARNING,
-            )
+        self._apply(
+            request,
+            queryset,
+            tenant_revoke_tokens,
+            "had their tokens revoked",
+            "Revoked its tokens",
+        )
 
 
 @admin.register(TenantSecret)
-class TenantSecretAdmin(admin.ModelAdmin):
+class TenantSecretAdmin(RefuseUnofferedActions, admin.ModelAdmin):
     list_display = ["tenant", "name", "allowed_hosts", "updated_at"]
     exclude = ["encrypted_value"]
     # The hosts are the tenant's to set through the API, where they are checked.

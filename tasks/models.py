@@ -39,6 +39,12 @@ class Tenant(models.Model):
 
     class Meta:
         db_table = "tenants"
+        # The console's tenant actions, each its own grant (view or change alone give none).
+        permissions = [
+            ("stop_tenant", "Can stop and resume a tenant"),
+            ("revoke_tenant_tokens", "Can revoke a tenant's tokens"),
+            ("rotate_signing_secret", "Can rotate a tenant's signing secret"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.id})"

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from scheduler_site.errors import Conflict
 from tasks.models import Tenant, new_signing_secret
 from tasks.suspension import tasks_resume_for_tenant, tasks_suspend_for_tenant
 
@@ -59,6 +60,15 @@ def tenant_reactivate(*, tenant: Tenant, now: datetime | None = None) -> None:
     Tenant.objects.filter(id=tenant.id).update(is_active=True)
     tenant.is_active = True
     tasks_resume_for_tenant(tenant_id=tenant.id, now=now or timezone.now())
+
+
+def refuse_if_stopped(tenant: Tenant) -> None:
+    """409 for a run asked by hand (an operator's run now or retry) of a stopped tenant:
+    its job would only wait, unclaimed, until the tenant is resumed."""
+    if not tenant.is_active:
+        raise Conflict(
+            f"the tenant {tenant.name} is stopped: resume it first", code="tenant_stopped"
+        )
 
 
 def inactive_tenant_ids() -> frozenset[uuid.UUID]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.expected_conditions import staleness_of
@@ -59,7 +60,10 @@ class AdminPages:
         one replaced it finds the old page's elements, gone by the time they are read."""
         page = self.driver.find_element(By.TAG_NAME, "html")
         self.driver.find_element(By.CSS_SELECTOR, css).click()
-        WebDriverWait(self.driver, 20).until(staleness_of(page))
+        # Asked while the new page replaces it, Chromium may answer "Node with given id does
+        # not belong to the document" instead of "stale": asked again, it says stale.
+        wait = WebDriverWait(self.driver, 20, ignored_exceptions=(WebDriverException,))
+        wait.until(staleness_of(page))
 
     def text(self, css: str) -> str:
         return self.driver.find_element(By.CSS_SELECTOR, css).text
@@ -71,6 +75,23 @@ class AdminPages:
         ).click()
         Select(self.driver.find_element(By.NAME, "action")).select_by_value(action)
         self.submit("button[name=index]")
+
+    def offered_actions(self) -> list[str]:
+        """The actions the list's menu offers (none when the list has no menu)."""
+        options = self.driver.find_elements(By.CSS_SELECTOR, "select[name=action] option")
+        return [option.get_attribute("value") for option in options]
+
+    def post_by_hand(self, path: str, fields: list[tuple[str, str]]) -> int:
+        """A POST the page never offered, made from the logged-in browser with its CSRF
+        token, as a user would craft it; the status of the answer (redirects not followed:
+        0 for one)."""
+        script = """
+            const [path, fields, done] = arguments;
+            const token = document.cookie.match(/csrftoken=([^;]+)/)[1];
+            fetch(path, {method: "POST", body: new URLSearchParams(fields), redirect: "manual",
+                         headers: {"X-CSRFToken": token}}).then(answer => done(answer.status));
+        """
+        return self.driver.execute_async_script(script, path, fields)
 
     def column(self, name: str) -> list[str]:
         """The cells of one column of the result list, top to bottom."""

@@ -4,9 +4,13 @@ real gunicorn on the test database: what an operator reads and does, click by cl
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from urllib.parse import unquote
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
+from django.core.management.sql import emit_post_migrate_signal
 from selenium.webdriver.common.by import By
 
 from console.display import short_id
@@ -18,13 +22,28 @@ from tasks.services import bucket_for
 from tests.browser import AdminPages, start_chromium
 from tests.processes import ApiServer
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Serialized rollback: the content types come back with the same ids after each test's
+# flush, where a flush alone makes them anew with new ids; the server, living across the
+# module's tests, caches those ids for the admin's log.
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 NOW = datetime.now(UTC)
 PASSWORD = "a long operator password"
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker, tmp_path_factory):
+def content_types_kept(django_db_setup, django_db_blocker):
+    """Before the module, the content types an earlier test made anew go (the first test
+    brings back the serialized ones, which would clash with them); after it, they are made
+    as a flush alone leaves them (a serialized test's flush leaves none)."""
+    with django_db_blocker.unblock():
+        ContentType.objects.all().delete()
+    yield
+    with django_db_blocker.unblock():
+        emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
+
+
+@pytest.fixture(scope="module")
+def server(content_types_kept, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock():
         api = ApiServer(tmp_path_factory.mktemp("console") / "api.log", workers=1)
     yield api
@@ -40,6 +59,7 @@ def chromium():
 
 @pytest.fixture
 def pages(server, chromium) -> AdminPages:
+    cache.clear()  # no failed login of an earlier test (or run) counts against this one
     return AdminPages(chromium, server.url(""))
 
 
@@ -165,3 +185,16 @@ def test_a_user_who_is_not_staff_is_refused(pages):
     assert "staff account" in pages.text(".errornote")
     pages.open("/admin/dashboard/")
     assert pages.driver.current_url.startswith(pages.base_url + "/admin/login/")
+
+
+def test_a_rotated_signing_secret_is_shown_once_and_kept_in_no_cookie(operator, queue):
+    acme = Tenant.objects.get(name="acme")
+    operator.open("/admin/tasks/tenant/")
+    operator.run_action("rotate_signing_secret", acme.id)
+    acme.refresh_from_db()
+    assert operator.text("#signing-secrets code.signing-secret") == acme.signing_secret
+    cookies = [unquote(cookie["value"]) for cookie in operator.driver.get_cookies()]
+    assert cookies and all(acme.signing_secret not in value for value in cookies)
+    operator.driver.refresh()
+    assert "shown once" in operator.text("#already-shown")
+    assert acme.signing_secret not in operator.driver.page_source

@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 
 from jobs.models import Job
 from jobs.retry_all import retry_all_step
+from tasks.models import Tenant
 
 
 @pytest.fixture
@@ -123,3 +124,25 @@ def test_the_dlq_lists_the_latest_deaths_first(operator_client, tenant, add_task
     )
     rows = operator_client.get("/admin/jobs/deadletter/").context["cl"].result_list
     assert [job.id for job in rows] == [newer.id, older.id]
+
+
+def test_retrying_a_stopped_tenants_dead_job_is_refused(operator_client, dead_job, tenant):
+    Tenant.objects.filter(id=tenant.id).update(is_active=False)
+    response = operator_client.post(
+        "/admin/jobs/deadletter/",
+        {"action": "retry_jobs", "_selected_action": [str(dead_job.id)]},
+        follow=True,
+    )
+    assert "the tenant acme is stopped: resume it first" in response.content.decode()
+    assert Job.objects.get(id=dead_job.id).status == "dead"
+
+
+@pytest.mark.parametrize("query", ["no_such_field=1", "priority__exact=high"])
+def test_retry_all_matching_answers_400_to_a_filter_it_cannot_apply(
+    operator_client, dead_job, query
+):
+    for send in (operator_client.get, operator_client.post):
+        response = send(f"/admin/jobs/deadletter/retry-matching/?{query}")
+        assert response.status_code == 400
+        assert "cannot be applied" in response.content.decode()
+    assert Job.objects.get(id=dead_job.id).status == "dead"

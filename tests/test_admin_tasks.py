@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from jobs.models import Job
-from tasks.models import Task
+from tasks.models import Task, Tenant
 
 
 @pytest.fixture
@@ -102,3 +102,13 @@ def test_a_one_off_whose_job_waits_has_a_pause_button(operator_client, add_task)
     Job.objects.create(tenant=task.tenant, task=task, scheduled_at=now, next_attempt_at=now)
     page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
     assert f"/admin/tasks/task/{task.id}/pause/" in page
+
+
+def test_running_now_a_stopped_tenants_task_is_refused_with_no_job(
+    operator_client, task_with_a_waiting_job
+):
+    task = task_with_a_waiting_job
+    Tenant.objects.filter(id=task.tenant_id).update(is_active=False)
+    response = act(operator_client, "run_now", task)
+    assert "the tenant acme is stopped: resume it first" in response.content.decode()
+    assert Job.objects.filter(task=task).count() == 1

@@ -1,8 +1,11 @@
 """Operators manage tenants' keys in the admin: a signing secret is shown once, at rotation."""
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpRequest
 
+from tasks.models import Tenant
 from tests.conftest import client_for
 
 
@@ -17,6 +20,13 @@ def act(operator_client, action: str, tenant):
         "/admin/tasks/tenant/",
         {"action": action, "_selected_action": [str(tenant.id)]},
         follow=True,
+    )
+
+
+def act_without_follow(client, action: str, tenant):
+    return client.post(
+        "/admin/tasks/tenant/",
+        {"action": action, "index": 0, "_selected_action": [str(tenant.id)]},
     )
 
 
@@ -47,3 +57,66 @@ def test_stopping_a_tenant_refuses_its_tokens_and_resuming_accepts_them(operator
     assert api.get("/v1/tasks").status_code == 401
     act(operator_client, "reactivate", tenant)
     assert api.get("/v1/tasks").status_code == 200
+
+
+def test_the_new_signing_secret_page_is_never_stored_and_shown_once(operator_client, tenant):
+    rotated = act_without_follow(operator_client, "rotate_signing_secret", tenant)
+    page = operator_client.get(rotated["Location"])
+    tenant.refresh_from_db()
+    assert tenant.signing_secret in page.content.decode()
+    assert "no-store" in page["Cache-Control"]
+    again = operator_client.get(rotated["Location"])
+    assert again.status_code == 410
+    assert tenant.signing_secret not in again.content.decode()
+
+
+def cookie_texts(response) -> list[str]:
+    """Each cookie the response sets, and each message its messages cookie carries (that
+    cookie is signed and compressed: the secret would not show in its raw value)."""
+    texts = [morsel.value for morsel in response.cookies.values()]
+    if "messages" in response.cookies:
+        stored = CookieStorage(HttpRequest())._decode(response.cookies["messages"].value)
+        texts += [message.message for message in stored or []]
+    return texts
+
+
+def test_the_new_signing_secret_is_in_no_cookie(operator_client, tenant):
+    rotated = act_without_follow(operator_client, "rotate_signing_secret", tenant)
+    shown = operator_client.get(rotated["Location"])
+    tenant.refresh_from_db()
+    texts = cookie_texts(rotated) + cookie_texts(shown)
+    assert texts and all(tenant.signing_secret not in text for text in texts)
+
+
+TENANT_ACTIONS = ["deactivate", "reactivate", "revoke_tokens", "rotate_signing_secret"]
+
+
+@pytest.mark.parametrize("action", TENANT_ACTIONS)
+def test_editing_tenants_grants_none_of_their_actions(client, tenant, action):
+    editor = User.objects.create_user("editor", "editor@example.com", "pw", is_staff=True)
+    editor.user_permissions.set(
+        Permission.objects.filter(codename__in=["view_tenant", "change_tenant"])
+    )
+    client.force_login(editor)
+    listed = client.get("/admin/tasks/tenant/").content.decode()
+    assert f'value="{action}"' not in listed
+    before = Tenant.objects.values().get(id=tenant.id)
+    assert act_without_follow(client, action, tenant).status_code == 403
+    assert Tenant.objects.values().get(id=tenant.id) == before
+
+
+@pytest.mark.parametrize(
+    ("action", "permission"),
+    [
+        ("deactivate", "stop_tenant"),
+        ("reactivate", "stop_tenant"),
+        ("revoke_tokens", "revoke_tenant_tokens"),
+        ("rotate_signing_secret", "rotate_signing_secret"),
+    ],
+)
+def test_each_tenant_action_is_offered_with_its_own_permission(client, tenant, action, permission):
+    user = User.objects.create_user("granted", "granted@example.com", "pw", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(codename__in=["view_tenant", permission]))
+    client.force_login(user)
+    assert f'value="{action}"' in client.get("/admin/tasks/tenant/").content.decode()
+    assert act_without_follow(client, action, tenant).status_code == 302
