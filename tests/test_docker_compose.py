@@ -75,3 +75,8 @@ def test_the_processes_start_after_the_migration(services):
     for name in ("api", *PROCESSES):
         condition = services[name]["depends_on"]["migrate"]["condition"]
         assert condition == "service_completed_successfully"
+
+
+def test_the_api_counts_the_address_nginx_appends(services):
+    # One proxy (nginx) in front: the login throttle reads the client from X-Forwarded-For.
+    assert services["api"]["environment"]["PROXY_HOPS"] == "1"
