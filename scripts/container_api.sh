@@ -4,6 +4,8 @@
 # exits, so the orchestrator restarts it whole.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# nginx below is the one proxy in front of gunicorn (the login throttle reads its address).
+export PROXY_HOPS=${PROXY_HOPS:-1}
 gunicorn scheduler_site.wsgi -c scheduler_site/gunicorn.conf.py --bind 127.0.0.1:8010 &
 scripts/run_nginx.sh "0.0.0.0:${PORT:-8000}" 127.0.0.1:8010 /tmp/nginx &
 trap 'kill -TERM $(jobs -p) 2>/dev/null' TERM INT

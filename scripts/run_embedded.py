@@ -170,6 +170,8 @@ def start_all() -> list[subprocess.Popen]:
     # With nginx on the machine it faces the clients, as in production, and gunicorn sits
     # behind it on another port; without it gunicorn answers directly.
     api_port = PORT + 10 if NGINX else PORT
+    if NGINX:  # the one proxy in front: the login throttle counts the address it appends
+        ENV.setdefault("PROXY_HOPS", "1")
     gunicorn = [PYTHON, "-m", "gunicorn", "scheduler_site.wsgi", "-c"]
     gunicorn += ["scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{api_port}"]
     processes = [
