@@ -4,7 +4,8 @@ aiohttp's own decoding inflates whatever arrives before anyone can stop it (a 3.
 reply became 3.9 MB in memory and in the result batch). So the executor turns it off, asks
 only for the encodings it decodes, and inflates here: at most BODY_LIMIT decoded bytes are
 ever produced, from at most RAW_LIMIT bytes read off the wire. A body in an encoding not
-decoded here (the task asked for it) is kept as its first raw bytes.
+decoded here (the task asked for it), or not encoded as it says, is kept as its first raw
+bytes.
 """
 
 from __future__ import annotations
@@ -46,17 +47,23 @@ class Inflater:
 
     def __init__(self, wbits: int) -> None:
         self._inflate = zlib.decompressobj(wbits)
+        self._inflated = False
+        self._raw = False  # the body was never compressed: kept as it came
         self.ended = False
 
     def decode(self, data: bytes, room: int) -> bytes:
         if room <= 0:
             return b""  # zlib reads a max_length of 0 as "no limit"
+        if self._raw:
+            return data[:room]
         try:
             out = self._inflate.decompress(data, room)
         except zlib.error:
-            # A corrupt stream: what came out before the damage is what the endpoint said.
-            self.ended = True
-            return b""
+            # Not compressed at all (a misconfigured server): its bytes are what it said.
+            # Damaged later on: what came out before the damage is.
+            self._raw, self.ended = not self._inflated, self._inflated
+            return b"" if self._inflated else data[:room]
+        self._inflated = self._inflated or bool(out)
         self.ended = self._inflate.eof
         return out
 

@@ -39,6 +39,7 @@ class Endpoint:
     /bomb/E        a body of 3.9 MB of "a" in 3.8 KB, Content-Encoding E: gzip, deflate
                    (zlib-wrapped) or raw-deflate (sent as deflate)
     /brotli        "Content-Encoding: br" on bytes no one decodes
+    /false-gzip    "Content-Encoding: gzip" on a plain text body
     """
 
     def __init__(self) -> None:
@@ -105,6 +106,8 @@ class Endpoint:
         if kind == "bomb":
             encoding = "deflate" if parts[1] == "raw-deflate" else parts[1]
             return _reply(handler, 200, BOMBS[parts[1]], {"Content-Encoding": encoding})
+        if kind == "false-gzip":
+            return _reply(handler, 200, b"plain after all", {"Content-Encoding": "gzip"})
         if kind == "brotli":
             return _reply(handler, 200, b"\x8b" * 5000, {"Content-Encoding": "br"})
         if kind == "nul":

@@ -41,6 +41,13 @@ def test_a_reply_in_an_encoding_the_task_asked_for_is_kept_as_its_first_raw_byte
     assert Job.objects.get(id=job.id).response_body == "\ufffd" * 4096
 
 
+def test_a_reply_not_encoded_as_it_says_is_kept_as_it_came(endpoint, make_job, run_executor):
+    job = make_job(endpoint.url("/false-gzip"))
+    run_executor()
+    wait_for_status([job], {"succeeded"})
+    assert Job.objects.get(id=job.id).response_body == "plain after all"
+
+
 def test_reading_a_bomb_never_holds_more_than_the_cap_inflated(endpoint, make_job):
     make_job(endpoint.url("/bomb/gzip"))
     [job] = claim_jobs(
