@@ -12,6 +12,8 @@ import threading
 
 from django.db import connection
 
+from jobs.queue_engine import QueueEngine
+
 _known = threading.local()  # Django's connections are per thread, and so is this
 
 
@@ -22,7 +24,7 @@ class ResultsTooLarge(Exception):
         super().__init__(f"{size} bytes, more than the {limit} one statement takes")
 
 
-def parameter_limit(engine, cursor) -> int:
+def parameter_limit(engine: QueueEngine, cursor) -> int:
     raw = connection.connection
     if getattr(_known, "raw", None) is not raw:
         _known.raw, _known.limit = raw, engine.parameter_limit(cursor)
@@ -36,7 +38,7 @@ def known_parameter_limit() -> int | None:
     return _known.limit
 
 
-def check_fits(engine, cursor, text: str) -> None:
+def check_fits(engine: QueueEngine, cursor, text: str) -> None:
     size = engine.parameter_bytes(text)
     limit = parameter_limit(engine, cursor)
     if size > limit:
