@@ -11,13 +11,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from django.db import connection
+
 from execution import metrics
 from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from jobs import queue
 from jobs.queue import ClaimedJob
 from jobs.refused_results import record_apart, refusal_reason
-from jobs.statement_size import known_parameter_limit
+from jobs.statement_size import ResultsTooLarge, known_parameter_limit
 from tasks.secrets import secret_values
 
 MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
@@ -67,7 +69,10 @@ class DatabaseRound:
             if not results or refusal_reason(exc) is None:
                 self.outbox.put_back(results, hand_backs)
                 raise
-            (applied, refused), batch = self._apart(results, hand_backs, critical, normal)
+            connection.close_if_unusable_or_obsolete()  # a packet too large ends it
+            # Too large is the results' for certain; another refusal might be the claim's.
+            why = refusal_reason(exc) if isinstance(exc, ResultsTooLarge) else None
+            (applied, refused), batch = self._apart(results, hand_backs, why, critical, normal)
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
         self.outbox.claimed(len(batch.jobs))
         self.saturated_tenants = batch.saturated_tenants
@@ -96,12 +101,12 @@ class DatabaseRound:
             enrich=with_secrets,
         )
 
-    def _apart(self, results, hand_backs, critical: int, normal: int):
+    def _apart(self, results, hand_backs, why: str | None, critical: int, normal: int):
         """The batch held a result the database refuses: the results are written on their
         own (that one as an error), then the round's hand-backs and claim."""
         metrics.REFUSED_BATCHES.inc()
         try:
-            written = record_apart(worker_id=self.worker_id, results=results)
+            written = record_apart(worker_id=self.worker_id, results=results, refused_for=why)
         except BaseException:
             self.outbox.put_back(results, hand_backs)
             raise

@@ -40,18 +40,21 @@ def refusal_reason(exc: BaseException) -> str | None:
     return None
 
 
-def record_apart(*, worker_id: str, results: list[JobResult]) -> tuple[int, int]:
+def record_apart(
+    *, worker_id: str, results: list[JobResult], refused_for: str | None = None
+) -> tuple[int, int]:
     """Write `results`, halving the batch around each refused one, which is written as an
-    error instead. Returns (rows written, results refused)."""
-    try:
-        return record_results(worker_id=worker_id, results=results), 0
-    except DatabaseError as exc:
-        reason = refusal_reason(exc)
-        if reason is None:
-            raise
-        connection.close_if_unusable_or_obsolete()  # a packet too large ends the connection
-    except ResultsTooLarge as exc:
-        reason = refusal_reason(exc)
+    error instead. `refused_for`: why the database already refused this very batch (it is
+    not sent again whole). Returns (rows written, results refused)."""
+    reason = refused_for
+    if reason is None:
+        try:
+            return record_results(worker_id=worker_id, results=results), 0
+        except (DatabaseError, ResultsTooLarge) as exc:
+            reason = refusal_reason(exc)
+            if reason is None:
+                raise
+            connection.close_if_unusable_or_obsolete()  # a packet too large ends it
     if len(results) == 1:
         return _record_stand_in(worker_id, results[0], reason), 1
     half = len(results) // 2
