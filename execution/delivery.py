@@ -1,8 +1,9 @@
 """HTTP delivery of one attempt: the request, its deadline, and what it came back with.
 
 One aiohttp session per executor: no proxy (the environment is not read), no redirects,
-connect-time address checks (execution.egress), and a total deadline of the job's
-timeout that also covers a body trickling in slowly.
+connect-time address checks (execution.egress), a total deadline of the job's timeout
+that also covers a body trickling in slowly, and bodies read and inflated within a bound
+(execution.response_body).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from email.utils import parsedate_to_datetime
 import aiohttp
 
 from execution.egress import guarded_socket_factory, is_refusal
+from execution.response_body import ACCEPT_ENCODING, read_body_start
 from execution.signing import signature_headers
 from jobs.queue import ClaimedJob
 from tasks.address_policy import EgressPolicy
@@ -26,7 +28,6 @@ from tasks.secret_hosts import host_allowed, url_host
 logger = logging.getLogger("execution.delivery")
 
 USER_AGENT = "at-cron-scheduler/1.0"
-RESPONSE_BODY_LIMIT = 4096
 ERROR_LIMIT = 500
 REFUSED = "destination not allowed"
 SECRET_HOST_REFUSED = "secret_ref {name!r} may not be sent to {host!r} (not in its allowed_hosts)"
@@ -56,6 +57,8 @@ def scheduled_at_header(moment: datetime) -> str:
 
 def request_headers(job: ClaimedJob, *, authorization: str | None, sent_at: datetime) -> dict:
     headers = dict(job.headers)
+    if not any(name.lower() == "accept-encoding" for name in headers):
+        headers["Accept-Encoding"] = ACCEPT_ENCODING  # what execution.response_body decodes
     if job.body and not any(name.lower() == "content-type" for name in headers):
         headers["Content-Type"] = _content_type(job.body)
     headers.update(
@@ -130,7 +133,8 @@ class Delivery:
             # the deadline is the asyncio.timeout around each call
             timeout=aiohttp.ClientTimeout(total=None),
             trust_env=False,
-            auto_decompress=True,
+            # Bodies are inflated by execution.response_body, within its bound.
+            auto_decompress=False,
             cookie_jar=aiohttp.DummyCookieJar(),
         )
 
@@ -183,7 +187,7 @@ class Delivery:
             headers=headers,
             allow_redirects=False,
         ) as response:
-            body = await _read_start(response)
+            body = _text(await read_body_start(response))
             retry_after = None
             if response.status in (429, 503):
                 retry_after = parse_retry_after(response.headers.get("Retry-After"))
@@ -204,21 +208,6 @@ def log_attempt(job: ClaimedJob, outcome: CallOutcome) -> None:
     fields.update(http_status=outcome.http_status, duration_ms=outcome.duration_ms)
     what = "succeeded" if outcome.succeeded else f"failed: {outcome.error}"
     logger.log(level, "job %s attempt %d %s", job.id, job.attempt, what, extra=fields)
-
-
-async def _read_start(response: aiohttp.ClientResponse) -> str:
-    """The first 4 KiB of the body (all of it when shorter), read within the deadline."""
-    length = response.content_length
-    if length is not None and length <= RESPONSE_BODY_LIMIT:
-        return _text(await response.read())
-    chunks, size = [], 0
-    while size < RESPONSE_BODY_LIMIT:
-        chunk = await response.content.read(RESPONSE_BODY_LIMIT - size)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return _text(b"".join(chunks))
 
 
 def _text(body: bytes) -> str:

@@ -24,6 +24,9 @@ from execution.metrics import DROPPED_RESULTS
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff, LoopProcess
 from tasks.address_policy import default_policy
 
+# A round's results weigh this much at most: well inside any max_allowed_packet, and a
+# long-enough round for hundreds of 4 KiB bodies.
+RESULT_BATCH_BYTES = 1024 * 1024
 # With results waiting, the next round comes this soon: a result is written within about
 # this long of its call's end, in batches.
 RESULT_FLUSH_SECONDS = 0.05
@@ -45,6 +48,7 @@ class ExecutorProcess(LoopProcess):
         max_held: int = 20000,
         claim_batch: int = 1000,
         result_batch: int = 500,
+        result_batch_bytes: int = RESULT_BATCH_BYTES,
         delivery: Delivery | None = None,
     ) -> None:
         super().__init__(poll_interval=poll_interval)
@@ -70,10 +74,11 @@ class ExecutorProcess(LoopProcess):
             reserved_for_critical=max(1, int(max_held * critical_share)),
             claim_batch=claim_batch,
             result_batch=result_batch,
+            result_batch_bytes=result_batch_bytes,
             backlog=max(concurrency, 1),
         )
         self.round = DatabaseRound(worker_id=worker_id, outbox=self.outbox, limits=limits)
-        self.claimed = self.written = self.dropped = self.handed_back = 0
+        self.claimed = self.written = self.dropped = self.handed_back = self.refused = 0
         self._reported = 0.0
 
     # --- the loop's turns --------------------------------------------------------------------
@@ -107,6 +112,12 @@ class ExecutorProcess(LoopProcess):
         self.written += report.written
         self.dropped += report.dropped
         self.handed_back += report.handed_back
+        self.refused += report.refused
+        if report.refused:
+            self.logger.warning(
+                "the database refused %d results; stored as errors without their body",
+                report.refused,
+            )
         if report.dropped:
             DROPPED_RESULTS.inc(report.dropped)
             self.logger.info("dropped %d stale results (claimed again since)", report.dropped)
@@ -169,6 +180,7 @@ class ExecutorProcess(LoopProcess):
             "written": self.written,
             "dropped": self.dropped,
             "handed_back": self.handed_back,
+            "refused": self.refused,
             "held": self.outbox.held,
             "parked": self.timers.count,
             "in_flight": len(pool.in_flight),

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from execution import metrics
@@ -20,6 +21,8 @@ from execution.executor_outbox import Outbox
 from execution.held_job import HeldJob
 from jobs import queue
 from jobs.queue import ClaimedJob
+from jobs.refused_results import record_apart, refusal_reason
+from jobs.statement_size import ResultsTooLarge, known_parameter_limit
 from tasks.secrets import secret_values
 
 MISSING_SECRET = "secret_ref {name!r} names no secret of this tenant"
@@ -33,6 +36,7 @@ class RoundLimits:
     reserved_for_critical: int  # of max_held, only priority 0 may use
     claim_batch: int  # jobs claimed per round at most
     result_batch: int  # results written per round at most
+    result_batch_bytes: int  # and their bytes at most (one result may weigh more alone)
     backlog: int  # due jobs waiting for a slot beyond which only priority 0 is claimed
 
 
@@ -47,6 +51,7 @@ class RoundReport:
     again: bool  # whether another round should follow at once
     # Tasks paused or deleted since the previous round (task id -> status).
     stopped_tasks: dict[str, str] = field(default_factory=dict)
+    refused: int = 0  # of `written`, results the database refused, written as bare errors
 
 
 class DatabaseRound:
@@ -58,7 +63,7 @@ class DatabaseRound:
         self._last_read: datetime | None = None  # when the last round's transaction began
 
     def run(self, *, claim: bool, waiting_for_slot: int = 0) -> RoundReport:
-        results, hand_backs = self.outbox.take(self.limits.result_batch)
+        results, hand_backs, cut = self.outbox.take(self.limits.result_batch, self._max_bytes())
         critical, normal = self._claim_limits(waiting_for_slot) if claim else (0, 0)
         stopped_since = self._stopped_since()
         if not results and not hand_backs and critical <= 0 and stopped_since is None:
@@ -66,30 +71,36 @@ class DatabaseRound:
         read_at = timezone.now()
         started = time.perf_counter()
         try:
-            applied, batch = queue.exchange(
-                worker_id=self.worker_id,
-                results=results,
-                hand_backs=hand_backs,
-                critical_limit=critical,
-                normal_limit=normal,
-                lookahead_seconds=self.limits.horizon_seconds,
-                skip_tenants=self.saturated_tenants,
-                enrich=with_secrets,
-                stopped_since=stopped_since,
+            applied, batch = self._exchange(results, hand_backs, critical, normal, stopped_since)
+            refused = 0
+        except BaseException as exc:
+            if not results or refusal_reason(exc) is None:
+                self.outbox.put_back(results, hand_backs)
+                raise
+            connection.close_if_unusable_or_obsolete()  # a packet too large ends it
+            # Too large is the results' for certain; another refusal might be the claim's.
+            why = refusal_reason(exc) if isinstance(exc, ResultsTooLarge) else None
+            (applied, refused), batch = self._apart(
+                results, hand_backs, why, (critical, normal), stopped_since
             )
-        except BaseException:
-            self.outbox.put_back(results, hand_backs)
-            raise
         self._last_read = read_at
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
         self.outbox.claimed(len(batch.jobs))
         self.saturated_tenants = batch.saturated_tenants
         full = critical > 0 and len(batch.jobs) >= min(critical, max(normal, 1))
-        again = full or bool(batch.held_back) or self.outbox.waiting >= self.limits.result_batch
+        again = full or bool(batch.held_back) or cut
+        again = again or self.outbox.waiting >= self.limits.result_batch
         inactive = batch.inactive_tenants if critical > 0 or stopped_since else None
-        written, dropped = applied, len(results) - applied
+        dropped = len(results) - applied
         return RoundReport(
-            batch.jobs, inactive, written, dropped, len(hand_backs), again, batch.stopped_tasks
+            batch.jobs,
+            inactive,
+            applied,
+            dropped,
+            len(hand_backs),
+            again,
+            batch.stopped_tasks,
+            refused,
         )
 
     def _stopped_since(self) -> datetime | None:
@@ -98,6 +109,41 @@ class DatabaseRound:
         if self.outbox.held <= 0 or self._last_read is None:
             return None
         return self._last_read - timedelta(seconds=settings.EXECUTOR_STOPPED_LOOKBACK_SECONDS)
+
+    def _max_bytes(self) -> int:
+        limit = self.limits.result_batch_bytes
+        known = known_parameter_limit()
+        # Escaped inside a statement, a batch may weigh up to twice its bytes.
+        return limit if known is None else max(1, min(limit, known // 2))
+
+    def _exchange(self, results, hand_backs, critical: int, normal: int, stopped_since):
+        return queue.exchange(
+            worker_id=self.worker_id,
+            results=results,
+            hand_backs=hand_backs,
+            critical_limit=critical,
+            normal_limit=normal,
+            lookahead_seconds=self.limits.horizon_seconds,
+            skip_tenants=self.saturated_tenants,
+            enrich=with_secrets,
+            stopped_since=stopped_since,
+        )
+
+    def _apart(self, results, hand_backs, why: str | None, limits: tuple[int, int], since):
+        """The batch held a result the database refuses: the results are written on their
+        own (that one as an error), then the round's hand-backs and claim."""
+        metrics.REFUSED_BATCHES.inc()
+        try:
+            written = record_apart(worker_id=self.worker_id, results=results, refused_for=why)
+        except BaseException:
+            self.outbox.put_back(results, hand_backs)
+            raise
+        try:
+            _, batch = self._exchange([], hand_backs, *limits, since)
+        except BaseException:
+            self.outbox.put_back([], hand_backs)
+            raise
+        return written, batch
 
     def _claim_limits(self, waiting_for_slot: int) -> tuple[int, int]:
         """(all priorities, below priority 0) this round may claim."""

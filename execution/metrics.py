@@ -32,6 +32,10 @@ OUTCOMES = Counter(
 DROPPED_RESULTS = Counter(
     "scheduler_dropped_results_total", "Results that matched no row (stale attempts)."
 )
+REFUSED_BATCHES = Counter(
+    "scheduler_refused_result_batches_total",
+    "Result batches the database refused for what a result held, written again in halves.",
+)
 TICK_SECONDS = Histogram("scheduler_tick_duration_seconds", "Duration of a scheduler tick.")
 EXCHANGE_SECONDS = Histogram(
     "scheduler_claim_duration_seconds", "Duration of an executor round (results and claim)."

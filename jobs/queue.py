@@ -20,6 +20,7 @@ from jobs import wake_index
 from jobs.fair_share import interleave, plan_asks
 from jobs.models import JobStatus
 from jobs.queue_engine import queue_engine
+from jobs.statement_size import check_fits
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
 from tasks.critical_grant import demote_ungranted
 from tasks.models import CRITICAL_PRIORITY
@@ -255,8 +256,9 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 
 
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
-    rows = json.dumps([result.as_row() for result in results])
-    return queue_engine().record_results(cursor, rows, worker_id)
+    rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
+    check_fits(engine, cursor, rows)
+    return engine.record_results(cursor, rows, worker_id)
 
 
 def exchange(

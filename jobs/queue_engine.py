@@ -38,6 +38,12 @@ class QueueEngine(Protocol):
     def reconcile(self, cursor, batch_size: int) -> int:
         """running -> pending (or dead) where the lease expired."""
 
+    def parameter_limit(self, cursor) -> int:
+        """The largest parameter this connection takes, in the units of parameter_bytes."""
+
+    def parameter_bytes(self, text: str) -> int:
+        """What the ASCII `text` weighs as a statement's parameter."""
+
 
 class SameShapeSteps:
     """The steps whose statements differ between the engines but whose use does not: each

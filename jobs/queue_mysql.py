@@ -154,6 +154,10 @@ ORDER BY id DESC LIMIT %s
 """
 
 
+# Room in a packet for the statement around its JSON parameter.
+STATEMENT_MARGIN = 64 * 1024
+
+
 class MySQLQueue(SameShapeSteps):
     lock = " FOR UPDATE SKIP LOCKED"
     ARCHIVE_DELETE, ARCHIVE_DELETE_ATTEMPTS = ARCHIVE_DELETE, ARCHIVE_DELETE_ATTEMPTS
@@ -200,3 +204,13 @@ class MySQLQueue(SameShapeSteps):
         cursor.execute(EXPIRED_ATTEMPTS, [ids])
         cursor.execute(RECONCILE, [ids])
         return cursor.rowcount
+
+    def parameter_limit(self, cursor) -> int:
+        # The session's copy: the server holds each connection to the value it began with.
+        cursor.execute("SELECT @@max_allowed_packet")
+        return cursor.fetchone()[0] - STATEMENT_MARGIN
+
+    def parameter_bytes(self, text: str) -> int:
+        # The parameter travels inside the statement as a quoted literal: the driver escapes
+        # each quote and backslash with one more byte.
+        return len(text) + text.count('"') + text.count("\\") + text.count("'")

@@ -6,8 +6,10 @@ parameter written as the naive UTC text the columns hold.
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import timedelta
 
+from django.db import connection
 from django.utils import timezone
 
 from jobs.queue_engine import Row, SameShapeSteps
@@ -152,3 +154,9 @@ class SQLiteQueue(SameShapeSteps):
         cursor.execute(EXPIRED_ATTEMPTS, [now, batch_size])
         cursor.execute(RECONCILE, [now, now, now, now, batch_size])
         return cursor.rowcount
+
+    def parameter_limit(self, cursor) -> int:
+        return connection.connection.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
+
+    def parameter_bytes(self, text: str) -> int:
+        return len(text)  # bound as it is, and ASCII: one byte a character

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import threading
 import time
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,6 +37,10 @@ class Endpoint:
     /slow/S        sleeps S seconds before answering 200
     /trickle/S     sends headers, then one byte a second for S seconds
     /echo          200 with the request's headers as its body (what a leak looks like)
+    /bomb/E        a body of 3.9 MB of "a" in 3.8 KB, Content-Encoding E: gzip, deflate
+                   (zlib-wrapped) or raw-deflate (sent as deflate)
+    /brotli        "Content-Encoding: br" on bytes no one decodes
+    /false-gzip    "Content-Encoding: gzip" on a plain text body
     """
 
     def __init__(self) -> None:
@@ -98,6 +104,13 @@ class Endpoint:
                 handler.wfile.flush()
                 time.sleep(1)
             return None
+        if kind == "bomb":
+            encoding = "deflate" if parts[1] == "raw-deflate" else parts[1]
+            return _reply(handler, 200, BOMBS[parts[1]], {"Content-Encoding": encoding})
+        if kind == "false-gzip":
+            return _reply(handler, 200, b"plain after all", {"Content-Encoding": "gzip"})
+        if kind == "brotli":
+            return _reply(handler, 200, b"\x8b" * 5000, {"Content-Encoding": "br"})
         if kind == "nul":
             return _reply(handler, 200, b"a\x00b")
         if kind == "echo":
@@ -113,6 +126,17 @@ class Endpoint:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+# 3,900,000 bytes of "a": 3,815 bytes in gzip, as in issue 17, under the 4,096 of a
+# Content-Length that was read whole.
+BOMB_SIZE = 3_900_000
+_raw_deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+BOMBS = {
+    "gzip": gzip.compress(b"a" * BOMB_SIZE, 9),
+    "deflate": zlib.compress(b"a" * BOMB_SIZE, 9),
+    "raw-deflate": _raw_deflate.compress(b"a" * BOMB_SIZE) + _raw_deflate.flush(),
+}
 
 
 def _reply(handler, status: int, body: bytes, headers: dict | None = None) -> None:
