@@ -24,6 +24,10 @@ def start_retry_all(
     except Conflict as exc:
         model_admin.message_user(request, exc.message, messages.ERROR)
         return
+    # One entry for the operation, not one per job: it may hold tens of thousands.
+    model_admin.log_change(
+        request, operation, f"Asked to retry all {operation.total:,} matching dead jobs"
+    )
     model_admin.message_user(
         request,
         f"Retrying {operation.total:,} dead job(s) in the background: the reconciler puts "

@@ -7,7 +7,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 
-from jobs.models import Job
+from jobs.models import Job, RetryAllOperation
 from tasks.models import Task
 
 TENANTS = "/admin/tasks/tenant/"
@@ -106,10 +106,12 @@ def test_a_job_button_is_logged(client, operator, task, button, status, message)
     assert logged(operator, job) == [message]
 
 
-def test_retrying_all_matching_logs_each_job(client, operator, task):
+def test_retrying_all_matching_logs_the_operation_once(client, operator, task):
     jobs = [make_job(task, "dead") for _ in range(2)]
     client.post(f"{DLQ}retry-matching/")
-    assert [logged(operator, job) for job in jobs] == [["Retried"], ["Retried"]]
+    operation = RetryAllOperation.objects.get()
+    assert logged(operator, operation) == ["Asked to retry all 2 matching dead jobs"]
+    assert [logged(operator, job) for job in jobs] == [[], []]
 
 
 def test_a_refused_action_is_not_logged(client, operator, task):
