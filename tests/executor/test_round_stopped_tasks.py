@@ -7,24 +7,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from execution.executor_outbox import Outbox
-from execution.executor_round import DatabaseRound, RoundLimits
+from execution.executor_round import DatabaseRound
 from tasks.models import Task
-
-LIMITS = RoundLimits(
-    horizon_seconds=5,
-    max_held=100,
-    reserved_for_critical=10,
-    claim_batch=100,
-    result_batch=100,
-    backlog=100,
-)
+from tests.executor.round_helpers import a_round
 
 
 def round_holding(jobs: int, last_read: datetime) -> DatabaseRound:
-    outbox = Outbox()
-    outbox.claimed(jobs)  # as after a claim of `jobs` jobs, none called yet
-    database_round = DatabaseRound(worker_id="w", outbox=outbox, limits=LIMITS)
+    database_round = a_round()
+    database_round.outbox.claimed(jobs)  # as after a claim of `jobs` jobs, none called yet
     database_round._last_read = last_read
     return database_round
 
