@@ -107,7 +107,7 @@ def test_the_migration_suspends_the_active_tasks_of_tenants_stopped_before_it(
     add_task, tenant, other_tenant
 ):
     """Tenants stopped before the tick lost its NOT IN: their tasks must leave its range."""
-    migration = import_module("tasks.migrations.0006_task_status_suspended")
+    migration = import_module("tasks.migrations.0007_task_status_suspended")
     stopped, running = add_task(), add_task(tenant=other_tenant)
     paused = add_task(status="paused")
     Tenant.objects.filter(id=tenant.id).update(is_active=False)  # as stopped until now
