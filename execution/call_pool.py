@@ -54,6 +54,7 @@ class CallPool:
         self.inactive_tenants: frozenset[str] = frozenset()
         self.unfired = UnfiredJobs()  # claimed, not started: what a stopped task settles
         self.fired = self.succeeded = self.failed = 0
+        self._settled_queued = 0  # settled jobs still in `waiting` (passed over in turn)
 
     def expect(self, held: HeldJob) -> None:
         """The job will be offered at its second (the timers hold it): until then its tenant
@@ -61,9 +62,17 @@ class CallPool:
         self.share.coming(held.job)
 
     def forget(self, held: HeldJob) -> None:
-        """An expected job that will not be offered (settled or given back before its second)."""
+        """A job that will not be called (settled before its call): on the timers, or in the
+        queue, where it stays until its turn comes but no longer counts as waiting."""
+        if held.queued:
+            self._settled_queued += 1
         self.share.gone(held.job)
         self._start_waiting()  # its tenant may have been the one a slot was kept for
+
+    @property
+    def waiting_for_slot(self) -> int:
+        """Jobs in the queue that will be called once a slot is free."""
+        return len(self.waiting) - self._settled_queued
 
     def offer(self, held: HeldJob) -> None:
         """The job's second has come: call now, or wait for a free slot."""
@@ -71,6 +80,7 @@ class CallPool:
             return
         job = held.job
         self.share.coming(job)
+        held.queued = True
         self.waiting.push(job.priority, job.tenant_id, held)
         self._start_waiting()
 
@@ -79,6 +89,7 @@ class CallPool:
             if not held.settled:
                 self.outbox.give_back(held.job)
         self.waiting.clear()
+        self._settled_queued = 0
         self.unfired.clear()
         self.share.forget_due()  # the timers give back what they hold at the same time
 
@@ -100,6 +111,10 @@ class CallPool:
             held = self.waiting.pop(self.share.may_start, max_priority=most_urgent)
             if held is None:
                 return
+            held.queued = False
+            if held.settled:
+                self._settled_queued -= 1
+                continue
             self._start(held)
 
     def _free_slots_take(self) -> int | None:
@@ -142,7 +157,7 @@ class CallPool:
         if not self.waiting:
             return
         self._start_waiting()
-        if not self.waiting:
+        if not self.waiting_for_slot:
             self.on_drained()  # the claims that a backlog held back may go on
 
     # --- one call ----------------------------------------------------------------------------

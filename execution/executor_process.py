@@ -88,7 +88,7 @@ class ExecutorProcess(LoopProcess):
         self.calls.wait_for(self.pool.delivery.start())
 
     def run_once(self) -> float:
-        report = self.round.run(claim=True, waiting_for_slot=len(self.pool.waiting))
+        report = self.round.run(claim=True, waiting_for_slot=self.pool.waiting_for_slot)
         self._count(report)
         if report.claimed or report.inactive_tenants is not None or report.stopped_tasks:
             # Waited for (a few ms): the next round's limits must see these jobs in place.

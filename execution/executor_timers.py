@@ -46,6 +46,9 @@ class Timers:
         the tasks paused or deleted since the round before."""
         if inactive_tenants is not None:
             self.pool.inactive_tenants = inactive_tenants
+        # First: settling frees slots, and a freed slot must not start a job of a task
+        # stopped in the same round, nor the claim's due jobs run before them.
+        self._settle_stopped(stopped_tasks or {})
         loop = asyncio.get_running_loop()
         now = datetime.now(UTC)
         due_now = []
@@ -65,9 +68,19 @@ class Timers:
             self.parked[due].append(held)
             self.count += 1
         self._offer(due_now)
-        for task_id, status in (stopped_tasks or {}).items():
-            for held in self.pool.unfired.of_task(task_id):
-                self._settle(held, status)
+
+    def _settle_stopped(self, stopped_tasks: dict[str, str]) -> None:
+        """Every job of these tasks is marked before any is settled (see take)."""
+        found = [
+            (held, status)
+            for task_id, status in stopped_tasks.items()
+            for held in self.pool.unfired.of_task(task_id)
+            if _stops(held, status)
+        ]
+        for held, _ in found:
+            held.settled = True
+        for held, status in found:
+            self._settle(held, status)
 
     def give_back_all(self) -> None:
         """On stop: every job not yet called goes back, charging no attempt."""
@@ -108,6 +121,8 @@ class Timers:
         """A job whose task is deleted is cancelled, one whose task is paused waits with it
         (`held`), as the API does with their waiting jobs; a run-now job goes out even
         while its task is paused. Returns whether the job is settled (never to be called)."""
+        if not _stops(held, task_status):
+            return False
         job = held.job
         if task_status == TaskStatus.DELETED:
             now = datetime.now(UTC)
@@ -116,14 +131,20 @@ class Timers:
             )
             metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
             self.pool.on_result(self.outbox.add_result(result))
-        elif task_status == TaskStatus.PAUSED and not job.run_now:
-            self.outbox.give_back(job, JobStatus.HELD)
         else:
-            return False
+            self.outbox.give_back(job, JobStatus.HELD)
         held.settled = True
         self.pool.unfired.discard(held)
         self.pool.forget(held)  # no slot is kept for its tenant on its account any more
         return True
+
+
+def _stops(held: HeldJob, task_status: str) -> bool:
+    """Whether the task's state means the job is not to be called: deleted, or paused (a
+    run-now job goes out even while its task is paused)."""
+    if task_status == TaskStatus.DELETED:
+        return True
+    return task_status == TaskStatus.PAUSED and not held.job.run_now
 
 
 def fair_order(group: list[HeldJob]) -> list[HeldJob]:

@@ -17,3 +17,4 @@ class HeldJob:
     # Cancelled or given back before its call (its task was paused or deleted since the
     # claim): wherever it still waits, a timer or the pool's queue, it is passed over.
     settled: bool = False
+    queued: bool = False  # waits in the call pool's queue for a slot
