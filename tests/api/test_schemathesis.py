@@ -38,6 +38,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES_PER_OPERATION = 75
 MIN_REQUESTS = 1000
 REQUEST_LINE_LIMIT = 4000
+FRAMING_HEADERS = {"transfer-encoding", "content-length", "connection", "upgrade", "expect", "te"}
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -142,6 +143,9 @@ def exercise(operation, run: Run) -> None:
     @given(case=cases_of(operation), data=st.data())
     def one_request(case, data) -> None:
         aimed(case, data, run.known)
+        # Framing headers are HTTP's, not the API's: gunicorn answers a transfer coding it
+        # does not know with 501 before the API sees the request, as HTTP asks it to.
+        assume(not FRAMING_HEADERS & {name.lower() for name in case.headers or {}})
         response = case.call(
             base_url=run.base_url,
             session=run.session,
