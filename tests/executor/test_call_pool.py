@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import UTC, datetime, timedelta
 
 from execution.call_pool import CallPool
 from execution.delivery import Delivery
 from execution.executor_outbox import Outbox
 from execution.executor_timers import Timers
 from execution.held_job import HeldJob
-from jobs.queue import ClaimedJob
-from scheduler_site.ids import new_id
-from tasks.models import new_signing_secret
+from tests.executor.claimed_jobs import claimed_job
 from tests.executor.conftest import LOCAL
 
 SLOTS = 4  # the executor keeps one of them for priority 0
@@ -22,29 +19,7 @@ SLOW = 3.0  # seconds each of the backlog's calls takes
 
 
 def held(url: str, tenant: str, *, due_in: float = 0.0, priority: int = 5) -> HeldJob:
-    now = datetime.now(UTC)
-    job_id = str(new_id())
-    job = ClaimedJob(
-        key=job_id,
-        id=job_id,
-        tenant_id=tenant,
-        task_id=job_id,
-        scheduled_at=now,
-        attempt=1,
-        max_attempts=1,
-        next_attempt_at=now + timedelta(seconds=due_in),
-        timeout_seconds=30,
-        backoff_base_seconds=1,
-        priority=priority,
-        url=url,
-        method="POST",
-        headers={},
-        body="",
-        secret_ref=None,
-        signing_secret=new_signing_secret(),
-        task_status="active",
-        lease_expires_at=now + timedelta(minutes=5),
-    )
+    job = claimed_job(url, tenant=tenant, due_in=due_in, priority=priority)
     return HeldJob(job, None, None)
 
 

@@ -2,7 +2,7 @@
 
 import asyncio
 import socket
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from aiohttp.abc import AbstractResolver
@@ -10,34 +10,13 @@ from aiohttp.abc import AbstractResolver
 from execution.delivery import Delivery
 from jobs.queue import ClaimedJob
 from tasks.address_policy import EgressPolicy
-from tasks.models import new_signing_secret
+from tests.executor.claimed_jobs import claimed_job
 
 NO_ALLOW_LIST = EgressPolicy.from_setting("")
 
 
 def job_for(url: str) -> ClaimedJob:
-    now = datetime.now(UTC)
-    return ClaimedJob(
-        key="k",
-        id="01a22754-0f49-70d3-8cd6-bf449c22e4ef",
-        tenant_id="t",
-        task_id="t",
-        scheduled_at=now,
-        attempt=1,
-        max_attempts=1,
-        next_attempt_at=now,
-        timeout_seconds=5,
-        backoff_base_seconds=1,
-        priority=5,
-        url=url,
-        method="POST",
-        headers={},
-        body="",
-        secret_ref=None,
-        signing_secret=new_signing_secret(),
-        task_status="active",
-        lease_expires_at=now + timedelta(minutes=1),
-    )
+    return claimed_job(url, timeout_seconds=5, lease=timedelta(minutes=1))
 
 
 class RebindingResolver(AbstractResolver):
