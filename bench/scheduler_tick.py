@@ -32,7 +32,7 @@ from scheduler_site.sqltools import datetime_param, uuid_param  # noqa: E402
 from tasks import schedule, sql  # noqa: E402
 from tasks.models import Task, Tenant  # noqa: E402
 from tasks.services import bucket_for  # noqa: E402
-from tasks.tick import _plan, run_tick  # noqa: E402
+from tasks.tick import _advances, _plan, run_tick  # noqa: E402
 
 ZONES = sorted(z for z in schedule._zone_names() if "/" in z and not z.startswith("Etc"))
 
@@ -122,9 +122,25 @@ def bare_sql_tick_factory(tasks: list[Task]):
     precomputed: dict = {}
 
     def prepare(now: datetime, base: datetime) -> None:
-        due = [sql.DueTask(str(t.id), t.cron, t.timezone, base, t.misfire_policy) for t in tasks]
-        jobs, advances, _ = _plan(due, now)
-        precomputed[now] = (jobs, advances)
+        due = [
+            sql.DueTask(
+                str(t.id),
+                t.cron,
+                t.timezone,
+                base,
+                t.misfire_policy,
+                None,
+                None,
+                None,
+                0,
+                t.overlap,
+                None,
+                None,
+            )  # fmt: skip
+            for t in tasks
+        ]
+        jobs, plans, _ = _plan(due, now)
+        precomputed[now] = (jobs, _advances(None, due, plans, now))
 
     return tick, prepare
 

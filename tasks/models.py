@@ -70,6 +70,22 @@ class MisfirePolicy(models.TextChoices):
     SKIP = "skip"
 
 
+class OverlapPolicy(models.TextChoices):
+    """What a run due while an earlier run of the task is unfinished becomes."""
+
+    ALLOW = "allow"  # made anyway
+    SKIP = "skip"  # not made (recorded in the skipped-run ledger)
+    BUFFER_ONE = "buffer_one"  # one waits and goes the moment the earlier one finishes
+
+
+class SkipReason(models.TextChoices):
+    PAUSED = "paused"
+    MISFIRE = "misfire"
+    OVERLAP = "overlap"
+    TENANT_STOPPED = "tenant_stopped"
+    DST_GAP = "dst_gap"
+
+
 class HttpMethod(models.TextChoices):
     GET = "GET"
     POST = "POST"
@@ -85,6 +101,25 @@ class Task(models.Model):
     cron = models.CharField(max_length=200, null=True, blank=True)
     timezone = models.CharField(max_length=64, default="UTC")
     run_at = models.DateTimeField(null=True, blank=True)
+    # Every interval_seconds from starts_at (or the creation instant): exclusive with cron.
+    interval_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # The window of a cron or interval task: no run before starts_at, none at or after ends_at.
+    starts_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    max_runs = models.PositiveIntegerField(null=True, blank=True)
+    # Database defaults: the tick's and the batch's raw statements leave them out.
+    runs_made = models.PositiveIntegerField(default=0, db_default=0)
+    overlap = models.CharField(
+        max_length=16,
+        choices=OverlapPolicy.choices,
+        default=OverlapPolicy.ALLOW,
+        db_default=OverlapPolicy.ALLOW,
+    )
+    skipped_runs = models.PositiveBigIntegerField(default=0, db_default=0)
+    # The ledger entry that the next skip of the same reason extends (none once a run is
+    # made): consecutive skips are one entry, found without a read.
+    open_skip_id = models.UUIDField(null=True, blank=True)
+    open_skip_reason = models.CharField(max_length=16, null=True, blank=True)
     url = models.CharField(max_length=2048)
     method = models.CharField(max_length=8, choices=HttpMethod.choices, default=HttpMethod.POST)
     headers = models.JSONField(default=dict, blank=True)
@@ -134,7 +169,7 @@ class Task(models.Model):
 
     @property
     def is_one_off(self) -> bool:
-        return not self.cron
+        return not self.cron and not self.interval_seconds
 
 
 class SchedulerNode(models.Model):
@@ -176,3 +211,31 @@ class TenantSecret(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tenant", "name"], name="tenant_secrets_name_uniq"),
         ]
+
+
+class SkippedRun(models.Model):
+    """One entry of the skipped-run ledger: consecutive scheduled runs of a task that were
+    not made, all for one reason (a task paused for a month is one row). Written by the
+    tick and the pause, resume and stop paths (tasks/skip_ledger.py)."""
+
+    id = models.UUIDField(primary_key=True, default=new_id, editable=False)
+    tenant_id = models.UUIDField()
+    task_id = models.UUIDField()
+    reason = models.CharField(max_length=16, choices=SkipReason.choices)
+    first_scheduled_at = models.DateTimeField()
+    last_scheduled_at = models.DateTimeField()
+    count = models.PositiveBigIntegerField()
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "skipped_runs"
+        indexes = [
+            models.Index(
+                fields=["tenant_id", "task_id", "-last_scheduled_at", "-id"],
+                name="skipped_task_idx",
+            ),
+            models.Index(fields=["recorded_at"], name="skipped_recorded_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.reason} skip(s) of task {self.task_id}"

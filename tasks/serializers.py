@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 from rest_framework import serializers
 
-from tasks.models import HttpMethod, MisfirePolicy, Task
+from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
 from tasks.rules import LIMITS
 
 
@@ -60,6 +60,15 @@ class TaskInput(StrictSerializer):
     max_attempts = bounded_integer("max_attempts")
     backoff_base_seconds = bounded_integer("backoff_base_seconds")
     misfire_policy = serializers.ChoiceField(choices=MisfirePolicy.choices, required=False)
+    interval_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=31_536_000
+    )
+    starts_at = AwareDateTimeField(required=False, allow_null=True)
+    ends_at = AwareDateTimeField(required=False, allow_null=True)
+    max_runs = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=2_147_483_647
+    )
+    overlap = serializers.ChoiceField(choices=OverlapPolicy.choices, required=False)
 
 
 class TaskPatchInput(TaskInput):
@@ -86,6 +95,13 @@ class TaskOutput(serializers.ModelSerializer):
             "max_attempts",
             "backoff_base_seconds",
             "misfire_policy",
+            "interval_seconds",
+            "starts_at",
+            "ends_at",
+            "max_runs",
+            "runs_made",
+            "overlap",
+            "skipped_runs",
             "status",
             "next_run_at",
             "version",
@@ -99,10 +115,10 @@ class TaskOutput(serializers.ModelSerializer):
         (tests/api/test_task_output.py keeps both equal)."""
         body = {name: getattr(task, name) for name in self.Meta.fields}
         body["id"] = str(task.id)
-        for name in ("name", "cron", "timezone", "method", "misfire_policy", "status"):
+        for name in ("name", "cron", "timezone", "method", "misfire_policy", "overlap", "status"):
             if body[name] is not None:
                 body[name] = str(body[name])  # a choice's member as its plain value
-        for name in ("run_at", "next_run_at", "created_at", "updated_at"):
+        for name in ("run_at", "starts_at", "ends_at", "next_run_at", "created_at", "updated_at"):
             body[name] = _iso_utc(body[name])
         return body
 

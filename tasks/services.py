@@ -44,6 +44,11 @@ EDITABLE_FIELDS = (
     "max_attempts",
     "backoff_base_seconds",
     "misfire_policy",
+    "interval_seconds",
+    "starts_at",
+    "ends_at",
+    "max_runs",
+    "overlap",
 )
 
 

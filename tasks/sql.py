@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from django.db import connection
 
@@ -24,6 +25,19 @@ class DueTask:
     timezone: str
     next_run_at: datetime
     misfire_policy: str
+    interval_seconds: int | None
+    ends_at: datetime | None
+    max_runs: int | None
+    runs_made: int
+    overlap: str
+    open_skip_id: str | None
+    open_skip_reason: str | None
+
+
+DUE_COLUMNS = (
+    "id, cron, timezone, next_run_at, misfire_policy, interval_seconds, ends_at, max_runs,"
+    " runs_made, overlap, open_skip_id, open_skip_reason, priority"
+)
 
 
 # One tight index range per priority level, each stopping at its LIMIT, locked as it is
@@ -33,7 +47,7 @@ class DueTask:
 # priority level); they stay due and are taken by the next tick.
 DUE_PART = """
 SELECT * FROM (
-    SELECT id, cron, timezone, next_run_at, misfire_policy, priority FROM tasks
+    SELECT {columns} FROM tasks
     WHERE status = 'active' AND priority = {priority} AND next_run_at <= %s{buckets}
     ORDER BY next_run_at LIMIT %s{lock}
 ) AS p{priority}"""
@@ -63,18 +77,29 @@ WHERE true
 ON CONFLICT (task_id, scheduled_at) DO NOTHING
 """
 
+# Each row: task id, next_run_at, status, runs made, runs skipped, and the open entry of
+# the skipped-run ledger (tasks/skip_ledger.py) after this step.
 ADVANCE_TASKS_MYSQL = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
     task_id CHAR(36) PATH '$[0]',
     next_run_at DATETIME(6) PATH '$[1]',
-    status VARCHAR(16) PATH '$[2]')) AS r
+    status VARCHAR(16) PATH '$[2]',
+    runs INT PATH '$[3]',
+    skips BIGINT PATH '$[4]',
+    skip_id CHAR(36) PATH '$[5]',
+    skip_reason VARCHAR(16) PATH '$[6]')) AS r
 STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
-SET t.next_run_at = r.next_run_at, t.status = r.status
+SET t.next_run_at = r.next_run_at, t.status = r.status, t.runs_made = t.runs_made + r.runs,
+    t.skipped_runs = t.skipped_runs + r.skips, t.open_skip_id = r.skip_id,
+    t.open_skip_reason = r.skip_reason
 """
 
 ADVANCE_TASKS_SQLITE = """
 UPDATE tasks
-SET next_run_at = r.value ->> '$[1]', status = r.value ->> '$[2]'
+SET next_run_at = r.value ->> '$[1]', status = r.value ->> '$[2]',
+    runs_made = runs_made + (r.value ->> '$[3]'),
+    skipped_runs = skipped_runs + (r.value ->> '$[4]'),
+    open_skip_id = r.value ->> '$[5]', open_skip_reason = r.value ->> '$[6]'
 FROM json_each(%s) AS r
 WHERE tasks.id = r.value ->> '$[0]'
 """
@@ -123,14 +148,20 @@ def select_due(
     due = datetime_param(due_before)
     parts, params = [], []
     for priority in priorities:
-        parts.append(DUE_PART.format(priority=int(priority), buckets=buckets, lock=lock))
+        parts.append(
+            DUE_PART.format(columns=DUE_COLUMNS, priority=int(priority), buckets=buckets, lock=lock)
+        )
         params += [due, *bucket_params, limit]
     statement = " UNION ALL ".join(parts) + " ORDER BY priority, next_run_at LIMIT %s"
     cursor.execute(statement, [*params, limit])
-    return [
-        DueTask(row[0], row[1], row[2], datetime_from_db(row[3]), row[4])
-        for row in cursor.fetchall()
-    ]
+    return [_due_task(row) for row in cursor.fetchall()]
+
+
+def _due_task(row: tuple) -> DueTask:
+    return DueTask(
+        row[0], row[1], row[2], datetime_from_db(row[3]), row[4], row[5],
+        datetime_from_db(row[6]), row[7], row[8], row[9], row[10], row[11],
+    )  # fmt: skip
 
 
 def insert_jobs(cursor, rows: list[tuple[str, str]], now: datetime) -> None:
@@ -140,6 +171,18 @@ def insert_jobs(cursor, rows: list[tuple[str, str]], now: datetime) -> None:
     cursor.execute(dialect().insert_jobs, [stamp, stamp, json.dumps(rows)])
 
 
-def advance_tasks(cursor, rows: list[tuple[str, str | None, str]]) -> None:
-    """Set (task_id, next_run_at, status) on every selected task in one statement."""
+class Advance(NamedTuple):
+    """What one step of a task's schedule writes on its row."""
+
+    task_id: str
+    next_run_at: str | None  # datetime_param text
+    status: str
+    runs: int = 0
+    skips: int = 0
+    open_skip_id: str | None = None
+    open_skip_reason: str | None = None
+
+
+def advance_tasks(cursor, rows: list[Advance]) -> None:
+    """Write every selected task's step in one statement."""
     cursor.execute(dialect().advance_tasks, [json.dumps(rows)])

@@ -37,7 +37,8 @@ def tasks_resume_for_tenant(*, tenant_id: uuid.UUID, now: datetime) -> int:
             if not batch:
                 return resumed
             rows = [
-                (_db_id(task), _resumed_next_run(task, now), TaskStatus.ACTIVE) for task in batch
+                sql.Advance(_db_id(task), _resumed_next_run(task, now), TaskStatus.ACTIVE)
+                for task in batch
             ]
             with connection.cursor() as cursor:
                 sql.advance_tasks(cursor, rows)

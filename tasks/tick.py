@@ -23,6 +23,7 @@ from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param, uuid_from_db
 from tasks import schedule, sql
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
+from tasks.skip_ledger import OpenEntry, Skip, record_skips
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class RunPlan(NamedTuple):
     scheduled_at: datetime | None  # the job to create (at the due next_run_at), if any
     next_run_at: datetime | None
     status: str
+    skips: tuple[Skip, ...] = ()  # the runs not made, for the ledger, in their order
 
 
 def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
@@ -79,11 +81,11 @@ def run_tick(
     horizon = now + timedelta(seconds=lookahead_seconds)
     with transaction.atomic(), connection.cursor() as cursor:
         due = _select_due(cursor, horizon, batch_size, bucket_ranges)
-        jobs, advances, completed = _plan(due, now)
+        jobs, plans, completed = _plan(due, now)
         if jobs:
             sql.insert_jobs(cursor, jobs, now)
-        if advances:
-            sql.advance_tasks(cursor, advances)
+        if plans:
+            sql.advance_tasks(cursor, _advances(cursor, due, plans, now))
     duration_ms = (time.perf_counter() - started) * 1000
     return TickResult(len(due), len(jobs), completed, duration_ms)
 
@@ -98,14 +100,34 @@ def _select_due(cursor, horizon, batch_size, bucket_ranges) -> list[sql.DueTask]
     )
 
 
-def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list, int]:
-    jobs, advances, completed = [], [], 0
+def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list[RunPlan], int]:
+    jobs, plans, completed = [], [], 0
     native_uuid = connection.features.has_native_uuid_field
     for task in due:
         plan = plan_task(task, now)
         if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
             jobs.append((new_id_text(native_uuid), task.id))
-        next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
-        advances.append((task.id, next_run, plan.status))
+        plans.append(plan)
         completed += plan.status == TaskStatus.COMPLETED
-    return jobs, advances, completed
+    return jobs, plans, completed
+
+
+def _advances(
+    cursor, due: list[sql.DueTask], plans: list[RunPlan], now: datetime
+) -> list[sql.Advance]:
+    """Each task's step, after the ledger took its skips (a run made closes the entry)."""
+    skips = [skip for plan in plans for skip in plan.skips]
+    open_entries = {}
+    if skips:
+        before = {t.id: OpenEntry(t.open_skip_id, t.open_skip_reason) for t in due}
+        open_entries = record_skips(cursor, skips, before, now)
+    closed = OpenEntry(None, None)
+    advances = []
+    for task, plan in zip(due, plans, strict=True):
+        made = plan.scheduled_at is not None
+        still_open = OpenEntry(task.open_skip_id, task.open_skip_reason)
+        entry = open_entries.get(task.id) or (closed if made else still_open)
+        next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
+        skipped = sum(skip.count for skip in plan.skips)
+        advances.append(sql.Advance(task.id, next_run, plan.status, int(made), skipped, *entry))
+    return advances
