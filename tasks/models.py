@@ -4,6 +4,7 @@ import base64
 import os
 
 from django.db import models
+from django.utils.timezone import now
 
 from scheduler_site.ids import new_id
 
@@ -138,7 +139,9 @@ class Task(models.Model):
     version = models.PositiveIntegerField(default=1)
     idempotency_key = models.CharField(max_length=255, null=True, blank=True)
     request_hash = models.CharField(max_length=64, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the task is prepared, not at its save: an interval task's runs are phased
+    # from it before the row is written.
+    created_at = models.DateTimeField(default=now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
