@@ -3,7 +3,6 @@ from django.http import JsonResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from console.views import dashboard_view
 from scheduler_site.readiness import readiness
 
 
@@ -12,7 +11,7 @@ def health(request):
 
 
 urlpatterns = [
-    path("admin/dashboard/", admin.site.admin_view(dashboard_view), name="console-dashboard"),
+    path("admin/", include("console.urls")),
     path("admin/", admin.site.urls),
     path("healthz", health),
     path("readyz", readiness),
