@@ -5,6 +5,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from rest_framework.test import APIClient
 
 from jobs.backfill import task_backfill
 from jobs.backfill_range import BackfillRange
@@ -132,3 +133,27 @@ def test_a_backfill_costs_one_creation_of_the_rate(api, task_id, tenant):
     assert refused_field(response, 429)["code"] == "rate_limited"
     assert int(response["Retry-After"]) >= 1
     assert Task.objects.get(id=task_id).runs_made == 0
+
+
+@pytest.mark.parametrize(
+    "moment", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00", "2026-13-01T00:00:00Z"]
+)
+def test_an_instant_at_the_edge_of_time_is_400(api, task_id, moment):
+    start, end = past_minutes(2)
+    assert refused_field(backfill(api, task_id, moment, end))["code"] == "invalid"
+    assert refused_field(backfill(api, task_id, start, moment))["code"] == "invalid"
+
+
+def test_the_openapi_schema_describes_backfill_with_examples(db):
+    response = APIClient().get("/v1/schema", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    route = response.json()["paths"]["/v1/tasks/{task_id}/backfill"]["post"]
+    assert "at most once ever" in route["description"]
+    body = route["requestBody"]["content"]["application/json"]
+    assert set(next(iter(body["examples"].values()))["value"]) == {"start", "end"}
+    answer = route["responses"]["202"]["content"]["application/json"]
+    assert next(iter(answer["examples"].values()))["value"] == {
+        "made": 4,
+        "existing": 2,
+        "instants": 6,
+    }
+    assert {"400", "404", "409", "429", "503"} <= set(route["responses"])
