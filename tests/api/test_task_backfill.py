@@ -154,3 +154,9 @@ def test_backfill_does_not_count_toward_max_runs(api, add_task):
     stored = Task.objects.get(id=task.id)
     assert (stored.runs_made, stored.status) == (0, "active")
     assert len(runs_of(task.id)) == 5
+
+
+def test_a_completed_task_can_be_backfilled_inside_its_window(api, add_task):
+    start, end = past_minutes(3)
+    task = add_task(status="completed", ends_at=end, next_run_at=None)
+    assert backfill(api, str(task.id), start, end).json()["made"] == 3

@@ -78,3 +78,11 @@ def test_without_the_history_a_backfill_is_503_and_makes_nothing(api, make_task,
     assert response.json()["error"]["code"] == "unavailable"
     assert int(response["Retry-After"]) >= 1
     assert not runs_of(task["id"])
+
+
+def test_a_backfill_the_history_refused_costs_no_creation(api, make_task, tenant, history_down):
+    task = make_task(cron="* * * * *")
+    tenant.create_rate, tenant.create_burst = 1, 1
+    tenant.save()
+    codes = [backfill(api, task["id"], *past_minutes(3)).status_code for _ in range(3)]
+    assert codes == [503, 503, 503]
