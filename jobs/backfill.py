@@ -51,8 +51,9 @@ def task_backfill(*, tenant: Tenant, task_id: uuid.UUID, window: BackfillRange) 
     task = _locked_task(tenant, task_id)
     refuse_if_stopped(tenant)
     instants = scheduled_instants(task, window)
-    taken = _queued_instants(task, window) | archived_instants(task, window)
-    missing = [at for at in instants if at not in taken]
+    queued = _queued_instants(task, window)
+    archived = archived_instants(task, window)  # second: see the module's docstring
+    missing = [at for at in instants if at not in queued and at not in archived]
     # Charged once everything that can refuse it has answered (a 503 costs nothing).
     take_creation_token(tenant)  # a backfill by hand costs what a creation costs
     made = _insert(task, missing)

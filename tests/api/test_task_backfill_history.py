@@ -86,3 +86,27 @@ def test_a_backfill_the_history_refused_costs_no_creation(api, make_task, tenant
     tenant.save()
     codes = [backfill(api, task["id"], *past_minutes(3)).status_code for _ in range(3)]
     assert codes == [503, 503, 503]
+
+
+@pytest.fixture
+def cassandra_history(settings, cassandra_node, cassandra_store):
+    """The history on the real Cassandra node, in the session's test keyspace."""
+    settings.HISTORY_BACKEND = "cassandra"
+    settings.CASSANDRA_HOSTS = cassandra_node[0]
+    settings.CASSANDRA_PORT = cassandra_node[1]
+    settings.CASSANDRA_KEYSPACE = cassandra_store.keyspace
+    close_history_stores()
+    yield
+    close_history_stores()
+
+
+def test_a_run_archived_to_cassandra_is_not_made_again(api, make_task, cassandra_history):
+    task = make_task(cron="* * * * *")
+    start, end = past_minutes(3)
+    backfill(api, task["id"], start, end)
+    finish_long_ago(runs_of(task["id"]))
+    assert archive_batch() == (3, 3)
+    assert not JobHistory.objects.filter(task_id=task["id"]).exists()  # not the SQL store
+    response = backfill(api, task["id"], start - timedelta(minutes=1), end)
+    assert response.json() == {"made": 1, "existing": 3, "instants": 4}
+    assert [run.scheduled_at for run in runs_of(task["id"])] == [start - timedelta(minutes=1)]
