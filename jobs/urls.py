@@ -1,6 +1,7 @@
 from django.urls import path
 
 from jobs import views
+from jobs.backfill_views import TaskBackfillView
 
 urlpatterns = [
     path("jobs/<str:job_id>", views.JobItemView.as_view(), name="job-item"),
@@ -8,6 +9,7 @@ urlpatterns = [
     path("jobs/<str:job_id>/retry", views.JobRetryView.as_view(), name="job-retry"),
     path("jobs/<str:job_id>/cancel", views.JobCancelView.as_view(), name="job-cancel"),
     path("tasks/<str:task_id>/run", views.TaskRunNowView.as_view(), name="task-run-now"),
+    path("tasks/<str:task_id>/backfill", TaskBackfillView.as_view(), name="task-backfill"),
     path("tasks/<str:task_id>/jobs", views.TaskRunsView.as_view(), name="task-runs"),
     path("dlq", views.DeadLetterView.as_view(), name="dlq"),
 ]
