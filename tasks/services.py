@@ -157,8 +157,9 @@ def task_prepare(
     )
     task.next_run_at = first_run_at(task, task.created_at)
     if task.next_run_at is None:
+        field = "ends_at" if task.ends_at else "starts_at"
         message = "the window holds no run after now: the task would never run"
-        raise ValidationFailed(f"ends_at: {message}", fields={"ends_at": message})
+        raise ValidationFailed(f"{field}: {message}", fields={field: message})
     return task
 
 

@@ -62,3 +62,7 @@ def test_a_cron_window_that_holds_no_run_is_rejected_at_create(api):
 
 def test_hash_jitter_stays_cron_only(api):
     assert_rejected(api, interval_task(interval_seconds="H"), "interval_seconds")
+
+
+def test_a_cron_start_with_no_representable_run_is_rejected(api):
+    assert_rejected(api, cron_task(starts_at="9999-12-31T23:59:59Z"), "starts_at")

@@ -59,3 +59,10 @@ def test_run_all_on_an_interval_makes_each_missed_run_one_tick_at_a_time(add_tas
     assert [job.scheduled_at for job in jobs_of(task)] == [
         due + timedelta(minutes=i) for i in range(4)
     ]
+
+
+def test_an_interval_whose_next_run_is_past_year_9999_completes(add_task):
+    last = datetime(9999, 12, 31, 23, 0, tzinfo=UTC)
+    task = add_task(cron=None, interval_seconds=7200, next_run_at=last)
+    run_tick(now=last)
+    assert reload(task).status == "completed"

@@ -68,3 +68,9 @@ def test_a_cron_tasks_hash_is_resolved_for_that_task():
 
 def test_ceil_second_keeps_a_whole_second():
     assert ceil_second(START) == START
+
+
+def test_a_run_past_the_last_representable_instant_is_none():
+    last = datetime(9999, 12, 31, 23, 59, tzinfo=UTC)
+    assert every(3600, starts_at=last).next_after(last) is None
+    assert Schedule("0 3 * * *", "Europe/Madrid", None, None).next_after(last) is None
