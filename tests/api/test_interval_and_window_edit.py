@@ -108,3 +108,10 @@ def test_a_schedule_edit_with_a_stale_version_is_412(api):
     patched(api, task, {"interval_seconds": 120})
     assert patch(api, task, {"interval_seconds": 30}, if_match='"1"').status_code == 412
     assert Task.objects.get(id=task["id"]).interval_seconds == 120
+
+
+def test_a_later_end_makes_a_completed_task_run_again(api):
+    task = interval_task(api, starts_at="2030-01-01T00:00:00Z", ends_at="2030-01-02T00:00:00Z")
+    Task.objects.filter(id=task["id"]).update(status="completed", next_run_at=None)
+    body = patched(api, task, {"ends_at": "2031-01-01T00:00:00Z"})
+    assert (body["status"], body["next_run_at"]) == ("active", "2030-01-01T00:00:00Z")
