@@ -16,6 +16,7 @@ from console.actions import Step, apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
 from console.paging import CappedPaginator
+from console.schedule_limits import schedule_limits
 from console.task_buttons import TaskButtons, versioned
 from jobs.run_now import task_run_now
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
@@ -72,7 +73,9 @@ class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
     @admin.display(description="schedule")
     def schedule(self, task: Task) -> str:
         if task.cron:
-            return f"{task.cron} ({task.timezone})"
+            return f"{task.cron} ({task.timezone}){schedule_limits(task)}"
+        if task.interval_seconds:
+            return f"every {task.interval_seconds} s{schedule_limits(task)}"
         return f"once at {task.run_at:%Y-%m-%d %H:%M:%S} UTC" if task.run_at else "-"
 
     @admin.display(description="jobs")

@@ -9,11 +9,26 @@ from datetime import UTC, datetime, timedelta
 from croniter import croniter
 
 from tasks import schedule
+from tasks.timing import Schedule
 
 
-def replay_start(cron: str, timezone: str, due: datetime, now: datetime, cap: int) -> datetime:
+def replay_start(timing: Schedule, due: datetime, now: datetime, cap: int) -> datetime:
     """The next_run_at from which the tick replays (one run per tick, as run_all does).
-    `cron` is resolved (no H); `due` is the task's next_run_at, the oldest missed run."""
+    `due` is the task's next_run_at, the oldest missed run (on the schedule's grid)."""
+    if due >= now:
+        return due
+    if timing.interval_seconds:
+        return _interval_replay_start(timing.interval_seconds, due, now, cap)
+    return _cron_replay_start(timing.cron, timing.timezone, due, now, cap)
+
+
+def _interval_replay_start(interval: int, due: datetime, now: datetime, cap: int) -> datetime:
+    step = timedelta(seconds=interval)
+    missed = (now - due) // step + 1  # due, due + step, ... up to now
+    return due + max(missed - cap, 0) * step
+
+
+def _cron_replay_start(cron: str, timezone: str, due: datetime, now: datetime, cap: int):
     if not _more_missed_than(cron, timezone, due, now, cap):
         return due
     # Found stepping back from now in wall-clock time, then moved onto a run exactly as the

@@ -2,10 +2,12 @@
 
 from datetime import UTC, datetime
 
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
 from tasks.rules import LIMITS
+from tasks.schedule_docs import FIELD_HELP, TASK_EXAMPLES
 
 
 def bounded_integer(field: str) -> serializers.IntegerField:
@@ -42,11 +44,26 @@ class AwareDateTimeField(serializers.DateTimeField):
     }
 
 
+@extend_schema_serializer(examples=TASK_EXAMPLES)
 class TaskInput(StrictSerializer):
+    """A task's schedule is exactly one of cron, run_at, interval_seconds. A cron or
+    interval task may have a window (starts_at, ends_at) and a run limit (max_runs)."""
+
     name = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    cron = serializers.CharField(max_length=200, required=False, allow_null=True)
+    cron = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_null=True,
+        help_text="5-field cron in `timezone` (exactly one of cron, run_at, interval_seconds),"
+        " e.g. `0 3 * * *`",
+    )
     timezone = serializers.CharField(max_length=64, required=False)
-    run_at = AwareDateTimeField(required=False, allow_null=True)
+    run_at = AwareDateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="the one instant of a one-off task (exactly one of cron, run_at,"
+        " interval_seconds), e.g. `2030-01-01T09:00:00Z`",
+    )
     url = serializers.CharField(max_length=2048, trim_whitespace=False)  # refused, not trimmed
     method = serializers.ChoiceField(choices=HttpMethod.choices, required=False)
     # Kept exactly as given: DRF would trim header values silently.
@@ -61,12 +78,22 @@ class TaskInput(StrictSerializer):
     backoff_base_seconds = bounded_integer("backoff_base_seconds")
     misfire_policy = serializers.ChoiceField(choices=MisfirePolicy.choices, required=False)
     interval_seconds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=31_536_000
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=31_536_000,
+        help_text=FIELD_HELP["interval_seconds"],
     )
-    starts_at = AwareDateTimeField(required=False, allow_null=True)
-    ends_at = AwareDateTimeField(required=False, allow_null=True)
+    starts_at = AwareDateTimeField(
+        required=False, allow_null=True, help_text=FIELD_HELP["starts_at"]
+    )
+    ends_at = AwareDateTimeField(required=False, allow_null=True, help_text=FIELD_HELP["ends_at"])
     max_runs = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=2_147_483_647
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2_147_483_647,
+        help_text=FIELD_HELP["max_runs"],
     )
     overlap = serializers.ChoiceField(choices=OverlapPolicy.choices, required=False)
 
@@ -108,6 +135,7 @@ class TaskOutput(serializers.ModelSerializer):
             "created_at",
             "updated_at",
         ]
+        extra_kwargs = {name: {"help_text": text} for name, text in FIELD_HELP.items()}
 
     def to_representation(self, task: Task) -> dict:
         """Built directly: this body goes out for every task of a batch or a page, and the

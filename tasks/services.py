@@ -20,7 +20,7 @@ from scheduler_site.errors import (
 )
 from scheduler_site.ids import new_id
 from scheduler_site.preconditions import ANY_VERSION
-from tasks import rules, schedule
+from tasks import rules, schedule, schedule_rules
 from tasks.host_lookups import HostLookups
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.quotas import check_task_quota
@@ -28,6 +28,7 @@ from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed, task_has_waiting_jobs
+from tasks.timing import ONE_MICROSECOND, schedule_of
 
 EDITABLE_FIELDS = (
     "name",
@@ -57,10 +58,15 @@ def bucket_for(task_id: uuid.UUID) -> int:
 
 
 def first_run_at(task: Task, now: datetime) -> datetime | None:
-    """The run a task waits for next, seen from `now` (a past run_at is due at once)."""
-    if task.cron:
-        return schedule.next_cron_run(task.cron, task.timezone, str(task.id), now)
-    return task.run_at
+    """The run a task waits for next, seen from `now` (a past run_at is due at once): none
+    once its window is over or its run limit is reached."""
+    if task.is_one_off:
+        return task.run_at
+    if task.max_runs is not None and task.runs_made >= task.max_runs:
+        return None
+    if task.interval_seconds:
+        now -= ONE_MICROSECOND  # an interval's grid instant at `now` itself is still to run
+    return schedule_of(task).next_after(now)
 
 
 # Making runs: active, or suspended while its tenant is stopped (tasks/suspension.py).
@@ -73,11 +79,9 @@ def running_status(tenant: Tenant) -> str:
 
 
 def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
+    kind = schedule_rules.check_one_kind(values)
     cron, run_at = values.get("cron"), values.get("run_at")
-    if bool(cron) == (run_at is not None):
-        message = "give exactly one of cron and run_at"
-        raise ValidationFailed(message, fields={"cron": message, "run_at": message})
-    if cron:
+    if kind == "cron":
         try:
             values["cron"] = schedule.validate(cron, values.get("timezone") or "UTC", str(task_id))
         except schedule.InvalidSchedule as exc:
@@ -88,11 +92,13 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
             schedule.check_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
         except schedule.InvalidSchedule as exc:
             raise ValidationFailed(f"timezone: {exc}", fields={"timezone": str(exc)}) from exc
+        values["cron"] = None
+    if kind == "run_at":
         if run_at.tzinfo is None:
             message = "must include a UTC offset, for example 2030-01-01T09:00:00Z"
             raise ValidationFailed(f"run_at {message}", fields={"run_at": message})
         values["run_at"] = run_at.astimezone(UTC)
-        values["cron"] = None
+    schedule_rules.check_window(values, kind)
 
 
 def _check_priority(values: dict, tenant: Tenant) -> None:
@@ -149,7 +155,11 @@ def task_prepare(
         request_hash=request_hash,
         **values,
     )
-    task.next_run_at = first_run_at(task, timezone.now())
+    task.next_run_at = first_run_at(task, task.created_at)
+    if task.next_run_at is None:
+        field = "ends_at" if task.ends_at else "starts_at"
+        message = "the window holds no run after now: the task would never run"
+        raise ValidationFailed(f"{field}: {message}", fields={field: message})
     return task
 
 
@@ -260,10 +270,7 @@ def task_update(
     task = _locked_for_edit(tenant, task_id, expected_version)
     values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
     values.update(changes)
-    if "run_at" in changes and changes["run_at"] is not None and "cron" not in changes:
-        values["cron"] = None
-    if changes.get("cron") and "run_at" not in changes:
-        values["run_at"] = None
+    schedule_rules.clear_replaced_kinds(values, changes)
     _check_schedule(values, task.id)
     _check_target(values, HostLookups(tenant.id))
     if "url" in changes or "secret_ref" in changes:
@@ -284,7 +291,15 @@ def task_update(
 
 
 def _schedule_of(task: Task) -> tuple:
-    return (task.cron, task.timezone if task.cron else None, task.run_at)
+    return (
+        task.cron,
+        task.timezone if task.cron else None,
+        task.run_at,
+        task.interval_seconds,
+        task.starts_at,
+        task.ends_at,
+        task.max_runs,
+    )
 
 
 def _reschedule(task: Task) -> None:
@@ -328,7 +343,7 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
     task.status = running_status(tenant)
-    if task.cron:
+    if not task.is_one_off:
         task.next_run_at = first_run_at(task, timezone.now())
     # A one-off keeps its next_run_at: none once its run was made (paused while that run
     # waited), so it is complete again and its held job goes on.

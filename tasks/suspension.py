@@ -14,9 +14,10 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from scheduler_site.sqltools import datetime_param, uuid_param
-from tasks import schedule, sql
+from tasks import sql
 from tasks.models import MisfirePolicy, Task, TaskStatus
 from tasks.replay_cap import replay_start
+from tasks.timing import schedule_of
 
 RESUME_BATCH = 500
 
@@ -52,16 +53,18 @@ def _next_suspended(tenant_id: uuid.UUID, after: uuid.UUID | None) -> list[Task]
     )
     if after is not None:
         query = query.filter(id__gt=after)
-    fields = ("id", "cron", "timezone", "next_run_at", "misfire_policy")
+    fields = (
+        *("id", "cron", "timezone", "next_run_at", "misfire_policy", "interval_seconds"),
+        *("starts_at", "ends_at", "created_at"),
+    )
     return list(query.order_by("id").only(*fields)[:RESUME_BATCH])
 
 
 def _resumed_next_run(task: Task, now: datetime) -> str | None:
     next_run = task.next_run_at
-    if task.cron and task.misfire_policy == MisfirePolicy.RUN_ALL and next_run and next_run < now:
-        cron = schedule.resolve_hash_cached(task.cron, str(task.id))
+    if not task.is_one_off and task.misfire_policy == MisfirePolicy.RUN_ALL and next_run:
         cap = settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS
-        next_run = replay_start(cron, task.timezone, next_run, now, cap)
+        next_run = replay_start(schedule_of(task), next_run, now, cap)
     return datetime_param(next_run) if next_run else None
 
 

@@ -20,10 +20,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from scheduler_site.ids import new_id_text
-from scheduler_site.sqltools import datetime_param, uuid_from_db
-from tasks import schedule, sql
+from scheduler_site.sqltools import datetime_param
+from tasks import sql
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
+from tasks.tick_limits import due_schedule, limited
 
 
 @dataclass(frozen=True)
@@ -45,17 +46,15 @@ class RunPlan(NamedTuple):
 
 def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
     due = task.next_run_at
-    if not task.cron:
+    if not task.cron and not task.interval_seconds:
         return RunPlan(due, None, TaskStatus.COMPLETED)
-    cron = task.cron
-    if "H" in cron:
-        cron = schedule.resolve_hash_cached(cron, str(uuid_from_db(task.id)))
-    following = schedule.next_run_after(cron, task.timezone, due)
+    timing = due_schedule(task)
+    following = timing.next_after(due)
     policy = task.misfire_policy
     if policy == MisfirePolicy.SKIP and _missed(due, now):
-        return _active(None, schedule.next_run_after(cron, task.timezone, now))
+        return _active(None, timing.next_after(now))
     if policy == MisfirePolicy.RUN_ONCE and following is not None and following <= now:
-        return _active(due, schedule.next_run_after(cron, task.timezone, now))
+        return _active(due, timing.next_after(now))
     return _active(due, following)
 
 
@@ -104,7 +103,7 @@ def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list[RunPlan], i
     jobs, plans, completed = [], [], 0
     native_uuid = connection.features.has_native_uuid_field
     for task in due:
-        plan = plan_task(task, now)
+        plan = limited(task, plan_task(task, now))  # the window and run limit last
         if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
             jobs.append((new_id_text(native_uuid), task.id))
         plans.append(plan)

@@ -31,7 +31,10 @@ class Schedule:
         """The first run strictly after `after`, inside the window; None when there is none."""
         if self.starts_at is not None and after < self.starts_at:
             after = self.starts_at - ONE_MICROSECOND  # the start itself may be a run
-        found = self._next_unbounded(after)
+        try:
+            found = self._next_unbounded(after)
+        except (OverflowError, ValueError):  # past year 9999: no run can be written down
+            return None
         if found is None or (self.ends_at is not None and found >= self.ends_at):
             return None
         return found

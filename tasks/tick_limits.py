@@ -1,0 +1,41 @@
+"""The tick's step for repeating tasks beyond the cron rules: the schedule of a due row
+(cron or interval, bounded by ends_at) and the run limit and window applied to a plan.
+
+A due row carries no starts_at or creation instant: its next_run_at is on the interval's
+grid already, so the grid is phased from it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scheduler_site.sqltools import uuid_from_db
+from tasks import schedule, sql
+from tasks.models import TaskStatus
+from tasks.timing import Schedule
+
+if TYPE_CHECKING:  # the tick imports this module
+    from tasks.tick import RunPlan
+
+
+def due_schedule(task: sql.DueTask) -> Schedule:
+    cron = task.cron
+    if cron and "H" in cron:
+        cron = schedule.resolve_hash_cached(cron, str(uuid_from_db(task.id)))
+    return Schedule(
+        cron, task.timezone, task.interval_seconds, task.next_run_at, None, task.ends_at
+    )
+
+
+def limited(task: sql.DueTask, plan: RunPlan) -> RunPlan:
+    """The plan within the task's window and run limit: no run at or after ends_at, and
+    the task is completed by the run that reaches max_runs (or once none is left)."""
+    ended = task.ends_at is not None and plan.scheduled_at is not None
+    if ended and plan.scheduled_at >= task.ends_at:
+        plan = plan._replace(scheduled_at=None, next_run_at=None)
+    if task.max_runs is not None:
+        made = task.runs_made + (plan.scheduled_at is not None)
+        if made >= task.max_runs:
+            plan = plan._replace(next_run_at=None)
+    if plan.next_run_at is None:
+        return plan._replace(status=TaskStatus.COMPLETED)
+    return plan
