@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param, uuid_from_db
-from tasks import schedule, sql
+from tasks import misfire, schedule, sql
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
 
@@ -53,9 +53,11 @@ def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
     following = schedule.next_run_after(cron, task.timezone, due)
     policy = task.misfire_policy
     if policy == MisfirePolicy.SKIP and _missed(due, now):
-        return _active(None, schedule.next_run_after(cron, task.timezone, now))
+        plan = _active(None, schedule.next_run_after(cron, task.timezone, now))
+        return misfire.with_dropped_runs(task, plan, now)
     if policy == MisfirePolicy.RUN_ONCE and following is not None and following <= now:
-        return _active(due, schedule.next_run_after(cron, task.timezone, now))
+        plan = _active(due, schedule.next_run_after(cron, task.timezone, now))
+        return misfire.with_dropped_runs(task, plan, now)
     return _active(due, following)
 
 
