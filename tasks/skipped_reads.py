@@ -24,10 +24,17 @@ def task_skipped_runs(
 ) -> tuple[list[SkipRecord], SkipCursor | None]:
     """One page of the task's ledger, newest first, and the cursor of the next page."""
     task_get(tenant=tenant, task_id=task_id)
-    live = [skip_record(entry) for entry in _live(tenant, task_id, before, limit + 1)]
+    return ledger_page(tenant_id=tenant.id, task_id=task_id, before=before, limit=limit)
+
+
+def ledger_page(
+    *, tenant_id: uuid.UUID, task_id: uuid.UUID, before: SkipCursor | None, limit: int
+) -> tuple[list[SkipRecord], SkipCursor | None]:
+    """The same page for any task, deleted ones included (the console's)."""
+    live = [skip_record(entry) for entry in _live(tenant_id, task_id, before, limit + 1)]
     try:
         archived = history_reader().task_skips(
-            tenant_id=tenant.id, task_id=task_id, before=before, limit=limit + 1
+            tenant_id=tenant_id, task_id=task_id, before=before, limit=limit + 1
         )
     except HistoryUnavailable as exc:
         raise ServiceUnavailable(
@@ -40,8 +47,8 @@ def task_skipped_runs(
     return merged, None
 
 
-def _live(tenant: Tenant, task_id: uuid.UUID, before: SkipCursor | None, limit: int) -> list:
-    query = SkippedRun.objects.filter(tenant_id=tenant.id, task_id=task_id)
+def _live(tenant_id: uuid.UUID, task_id: uuid.UUID, before: SkipCursor | None, limit: int) -> list:
+    query = SkippedRun.objects.filter(tenant_id=tenant_id, task_id=task_id)
     if before is not None:
         query = query.filter(
             Q(last_scheduled_at__lt=before.last_scheduled_at)
