@@ -119,11 +119,14 @@ def _advances(
 ) -> list[sql.Advance]:
     """Each task's step, after the ledger took its skips (a run made closes the entry)."""
     skips = [skip for plan in plans for skip in plan.skips]
-    open_entries = {}
+    open_entries, closed = {}, OpenEntry(None, None)
     if skips:
-        before = {t.id: OpenEntry(t.open_skip_id, t.open_skip_reason) for t in due}
+        # A plan's made run is its due run, before any skip it holds: it closes the entry.
+        before = {
+            t.id: closed if plan.scheduled_at else OpenEntry(t.open_skip_id, t.open_skip_reason)
+            for t, plan in zip(due, plans, strict=True)
+        }
         open_entries = record_skips(cursor, skips, before, now)
-    closed = OpenEntry(None, None)
     advances = []
     for task, plan in zip(due, plans, strict=True):
         made = plan.scheduled_at is not None

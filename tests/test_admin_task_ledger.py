@@ -78,3 +78,23 @@ def test_a_long_ledger_shows_its_newest_twenty(operator_client, add_task):
     assert len(rows) == 20 and rows[0][3] == "25"
     page = operator_client.get(f"/admin/tasks/task/{task.id}/change/").content.decode()
     assert "The newest 20 are shown" in page
+
+
+def test_without_the_history_store_the_page_says_its_list_is_partial(
+    operator_client, add_task, settings
+):
+    from history.stores import close_history_stores
+    from tests.processes import free_port
+
+    task = add_task()
+    entry(task, 1)
+    settings.HISTORY_BACKEND = "cassandra"
+    settings.CASSANDRA_HOSTS = ["127.0.0.1"]
+    settings.CASSANDRA_PORT = free_port()  # nothing listens there
+    try:
+        page = operator_client.get(f"/admin/tasks/task/{task.id}/change/")
+    finally:
+        close_history_stores()
+    assert page.status_code == 200
+    assert "archived entries are not shown" in page.content.decode()
+    assert len(ledger_rows(operator_client, task)) == 1

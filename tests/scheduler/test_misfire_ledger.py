@@ -52,3 +52,14 @@ def test_the_entries_of_a_whole_tick_are_one_insert(add_task):
         assert run_tick(now=NOW).selected == 200
     writes = [q for q in queries.captured_queries if "skipped_runs (" in q["sql"]]
     assert len(writes) == 1 and SkippedRun.objects.count() == 200
+
+
+def test_the_run_made_by_run_once_closes_the_entry_before_its_drops(add_task):
+    task = add_task(cron="*/10 * * * *", next_run_at=TWO_HOURS_AGO, misfire_policy="run_once")
+    run_tick(now=NOW - timedelta(hours=1))  # a first outage: one run made, the rest dropped
+    Task.objects.filter(id=task.id).update(
+        next_run_at=NOW.replace(second=0) - timedelta(minutes=40)
+    )
+    run_tick(now=NOW)  # a second one, with a run made between the two
+    counts = sorted((e.first_scheduled_at, e.count) for e in entries_of(task))
+    assert [count for _, count in counts] == [6, 4]  # not one entry of 10
