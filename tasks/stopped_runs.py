@@ -39,12 +39,20 @@ def resumed_run(task: Task, now: datetime) -> tuple[datetime | None, Skip | None
         if missed is None or missed.count == 1:
             return due, None
         return missed.last, _skip(task, runs_in(plan, due, missed.last))
-    if not task.cron:
-        return due, None
-    cron = schedule.resolve_hash_cached(task.cron, str(task.id))
     cap = settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS
-    start = replay_start(cron, task.timezone, due, now, cap)
+    if task.interval_seconds:
+        start = _interval_replay_start(task, runs_in(plan, due, now + ONE_MICROSECOND), cap)
+    else:
+        cron = schedule.resolve_hash_cached(task.cron, str(task.id))
+        start = replay_start(cron, task.timezone, due, now, cap)
     return start, _skip(task, runs_in(plan, due, start))
+
+
+def _interval_replay_start(task: Task, missed: RunSpan | None, cap: int) -> datetime:
+    """The cap-th latest missed run (runs are evenly spaced: no walk needed)."""
+    if missed is None or missed.count <= cap:
+        return task.next_run_at
+    return missed.last - (cap - 1) * timedelta(seconds=task.interval_seconds)
 
 
 def _skip(task: Task, span: RunSpan | None) -> Skip | None:

@@ -69,3 +69,17 @@ def test_the_entries_of_a_batch_are_one_insert(add_task, tenant):
         tenant_reactivate(tenant=tenant, now=NOW)
     writes = [q for q in queries.captured_queries if "INSERT INTO skipped_runs" in q["sql"]]
     assert len(writes) == 1 and SkippedRun.objects.count() == 50
+
+
+def test_an_interval_task_with_run_all_records_the_runs_beyond_the_cap(add_task, tenant, settings):
+    settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS = 10
+    task = add_task(
+        cron=None, interval_seconds=90, starts_at=THREE_HOURS_AGO, next_run_at=THREE_HOURS_AGO,
+        misfire_policy="run_all",
+    )  # fmt: skip
+    stop_and_resume(tenant)
+    entry = entry_of(task)
+    assert entry.count == 121 - 10  # runs every 90 s over three hours, NOW's minute included
+    resumed = Task.objects.get(id=task.id).next_run_at
+    assert resumed == entry.last_scheduled_at + timedelta(seconds=90)
+    assert resumed == THREE_HOURS_AGO + timedelta(seconds=90 * 111)
