@@ -3,7 +3,10 @@ from the one it was paused at to its new next run as one `paused` ledger entry."
 
 from datetime import UTC, datetime, timedelta
 
+from django.db import transaction
+
 from tasks.models import SkippedRun, Task
+from tasks.paused_runs import record_paused_runs
 
 
 def a_minute(moment: datetime) -> datetime:
@@ -37,14 +40,14 @@ def test_a_short_pause_between_two_runs_records_nothing(api, add_task):
     assert body["skipped_runs"] == 0
 
 
-def test_pauses_without_a_run_between_them_are_one_entry(api, add_task):
-    task = add_task(status="paused", next_run_at=a_minute(datetime.now(UTC)) - timedelta(hours=2))
-    resume(api, task)
-    task = Task.objects.get(id=task.id)
-    Task.objects.filter(id=task.id).update(
-        status="paused", next_run_at=task.next_run_at - timedelta(minutes=3)
-    )
-    task.refresh_from_db()
-    resume(api, task)
+def test_pauses_without_a_run_between_them_are_one_entry(add_task):
+    paused_at = a_minute(datetime.now(UTC)) - timedelta(hours=3)
+    task = add_task(next_run_at=paused_at + timedelta(hours=1))  # as a first resume leaves it
+    with transaction.atomic():
+        task.save(update_fields=record_paused_runs(task, paused_at, paused_at))
+    task.next_run_at = paused_at + timedelta(hours=2)  # paused again, before any run was made
+    with transaction.atomic():
+        task.save(update_fields=record_paused_runs(task, paused_at + timedelta(hours=1), paused_at))
     (entry,) = SkippedRun.objects.filter(task_id=task.id)
-    assert entry.count == Task.objects.get(id=task.id).skipped_runs > 120
+    assert (entry.count, entry.last_scheduled_at) == (120, paused_at + timedelta(minutes=119))
+    assert Task.objects.get(id=task.id).skipped_runs == 120
