@@ -18,6 +18,7 @@ from console.filters import TenantFilter
 from console.paging import CappedPaginator
 from console.schedule_limits import schedule_limits
 from console.task_buttons import TaskButtons, versioned
+from console.task_ledger import ledger_html
 from jobs.run_now import task_run_now
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 from tasks.models import Task
@@ -46,6 +47,7 @@ class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
     paginator = CappedPaginator
     show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
     actions = ["pause", "resume", "run_now", "soft_delete"]
+    readonly_fields = ["skipped_run_ledger"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tasks are created through the API, where every rule is checked
@@ -77,6 +79,10 @@ class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
         if task.interval_seconds:
             return f"every {task.interval_seconds} s{schedule_limits(task)}"
         return f"once at {task.run_at:%Y-%m-%d %H:%M:%S} UTC" if task.run_at else "-"
+
+    @admin.display(description="skipped-run ledger")
+    def skipped_run_ledger(self, task: Task):
+        return ledger_html(task)
 
     @admin.display(description="jobs")
     def jobs(self, task: Task):

@@ -1,5 +1,6 @@
-"""The archiver process: finished jobs move to the history store; old history, finished
-tasks and run now keys past their retention are purged."""
+"""The archiver process: finished jobs and closed skipped-run ledger entries move to the
+history store; old history, finished tasks and run now keys past their retention are
+purged."""
 
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
 from history.stores import close_history_stores, history_store
 from jobs.archive import archive_batch
+from jobs.skip_archive import archive_skips
 from jobs.storage_purge import StoragePurge
 
 PURGE_EVERY_TURNS = 60
@@ -33,22 +35,28 @@ class ArchiverProcess(LoopProcess):
     def run_once(self) -> float:
         written, deleted = archive_batch(batch_size=self.batch_size)
         self.last_result = (written, deleted)
+        skips_written, skips_deleted = archive_skips(batch_size=self.batch_size)
         purged = self._purge() if self.turns % PURGE_EVERY_TURNS == 0 else 0
         # Every turn, in bounded batches: a tenant's churn of tasks may outrun a rarer round.
         tasks, keys = self.storage_purge.run()
         self.logger.info(
-            "archive written=%d deleted=%d purged=%d tasks_purged=%d run_now_keys_purged=%d",
+            "archive written=%d deleted=%d skips_written=%d skips_deleted=%d purged=%d"
+            " tasks_purged=%d run_now_keys_purged=%d",
             written,
             deleted,
+            skips_written,
+            skips_deleted,
             purged,
             tasks,
             keys,
         )
-        return 0 if written >= self.batch_size else self.poll_interval
+        busy = max(written, skips_written) >= self.batch_size
+        return 0 if busy else self.poll_interval
 
     def _purge(self) -> int:
         store = history_store()
         if not isinstance(store, SqlHistoryStore):
             return 0  # Cassandra expires rows by TTL
         cutoff = timezone.now() - timedelta(days=settings.HISTORY_RETENTION_DAYS)
-        return store.purge(archived_before=cutoff, batch_size=self.batch_size)
+        purged = store.purge(archived_before=cutoff, batch_size=self.batch_size)
+        return purged + store.purge_skips(archived_before=cutoff, batch_size=self.batch_size)

@@ -36,6 +36,11 @@ REFUSED_BATCHES = Counter(
     "scheduler_refused_result_batches_total",
     "Result batches the database refused for what a result held, written again in halves.",
 )
+SKIPPED_RUNS = Counter(
+    "scheduler_skipped_runs_total",
+    "Scheduled runs not made, recorded in the skipped-run ledger, by reason.",
+    ["reason"],
+)
 TICK_SECONDS = Histogram("scheduler_tick_duration_seconds", "Duration of a scheduler tick.")
 EXCHANGE_SECONDS = Histogram(
     "scheduler_claim_duration_seconds", "Duration of an executor round (results and claim)."
@@ -50,6 +55,11 @@ LAST_SUCCESS = Gauge(
 def serve_process_metrics(port: int, address: str = "127.0.0.1") -> None:
     if port:
         start_http_server(port, addr=address)
+
+
+def count_skipped_runs(by_reason: dict[str, int]) -> None:
+    for reason, runs in by_reason.items():
+        SKIPPED_RUNS.labels(reason).inc(runs)
 
 
 def mark_healthy(process: str) -> None:

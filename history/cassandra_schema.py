@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from history import cassandra_skips
+
 TTL_SECONDS = 30 * 24 * 3600
 
 # Column order is also the bind order of the store's inserts.
@@ -98,4 +100,5 @@ def schema_statements(keyspace: str, replication: dict | None = None) -> list[st
         for table in ("job_history", "job_by_id")
         for name in ADDED_COLUMNS
     ]
-    return [create_keyspace, history, by_id, *added]
+    skipped = cassandra_skips.create_table(keyspace, TTL_SECONDS)
+    return [create_keyspace, history, by_id, *added, skipped]

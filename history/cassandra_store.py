@@ -33,10 +33,13 @@ from history.cassandra_schema import (
     previous_bucket,
     schema_statements,
 )
+from history.cassandra_skips import CassandraSkips
 from history.records import (
     HistoryRecord,
     HistoryUnavailable,
     RunCursor,
+    SkipCursor,
+    SkipRecord,
     attempts_from_json,
     attempts_to_json,
 )
@@ -152,6 +155,7 @@ class CassandraHistoryStore:
         self._clock = clock
         self._statements: _Statements | None = None
         self._prepare_lock = threading.Lock()
+        self._skips = CassandraSkips(session, self._keyspace)
 
     @classmethod
     def connect(
@@ -268,3 +272,21 @@ class CassandraHistoryStore:
         with _driver_errors("read"):
             rows = self._session.execute(statement, params, timeout=self._read_timeout)
             return [_record(row) for row in rows]
+
+    def write_skips(self, records: list[SkipRecord]) -> None:
+        if not records:
+            return
+        with _driver_errors("write"):
+            pairs = self._skips.write_pairs(records)
+            run_concurrently(self._session, pairs, self._concurrency)
+
+    def task_skips(
+        self,
+        *,
+        tenant_id: uuid.UUID,
+        task_id: uuid.UUID,
+        before: SkipCursor | None,
+        limit: int,
+    ) -> list[SkipRecord]:
+        with _driver_errors("read"):
+            return self._skips.read(tenant_id, task_id, before, limit, self._read_timeout)

@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Callable
 
 from history.breaker import Breaker
-from history.records import HistoryRecord, HistoryStore, RunCursor
+from history.records import HistoryRecord, HistoryStore, RunCursor, SkipCursor, SkipRecord
 
 
 class GuardedReads:
@@ -28,6 +28,15 @@ class GuardedReads:
     ) -> list[HistoryRecord]:
         return self._breaker.call(
             lambda: self._open_store().task_runs(
+                tenant_id=tenant_id, task_id=task_id, before=before, limit=limit
+            )
+        )
+
+    def task_skips(
+        self, *, tenant_id: uuid.UUID, task_id: uuid.UUID, before: SkipCursor | None, limit: int
+    ) -> list[SkipRecord]:
+        return self._breaker.call(
+            lambda: self._open_store().task_skips(
                 tenant_id=tenant_id, task_id=task_id, before=before, limit=limit
             )
         )

@@ -35,3 +35,27 @@ class JobHistory(models.Model):
             models.Index(fields=["tenant_id", "id"], name="history_by_id_idx"),
             models.Index(fields=["archived_at"], name="history_retention_idx"),
         ]
+
+
+class SkippedRunHistory(models.Model):
+    """Archived entries of the skipped-run ledger, kept as long as the jobs' history."""
+
+    id = models.UUIDField(primary_key=True)  # the entry's own id: writing twice is harmless
+    tenant_id = models.UUIDField()
+    task_id = models.UUIDField()
+    reason = models.CharField(max_length=16)
+    first_scheduled_at = models.DateTimeField()
+    last_scheduled_at = models.DateTimeField()
+    count = models.PositiveBigIntegerField()
+    recorded_at = models.DateTimeField()
+    archived_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "skipped_run_history"
+        indexes = [
+            models.Index(
+                fields=["tenant_id", "task_id", "-last_scheduled_at", "-id"],
+                name="history_task_skips_idx",
+            ),
+            models.Index(fields=["archived_at"], name="history_skips_retention_idx"),
+        ]

@@ -77,6 +77,35 @@ class RunCursor:
         return (self.scheduled_at, self.job_id)
 
 
+@dataclass(frozen=True)
+class SkipRecord:
+    """One entry of a task's skipped-run ledger (tasks.models.SkippedRun) as kept."""
+
+    id: uuid.UUID
+    tenant_id: uuid.UUID
+    task_id: uuid.UUID
+    reason: str
+    first_scheduled_at: datetime
+    last_scheduled_at: datetime
+    count: int
+    recorded_at: datetime
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+
+@dataclass(frozen=True)
+class SkipCursor:
+    """A position in a task's ledger, newest first: strictly older than this entry."""
+
+    last_scheduled_at: datetime
+    entry_id: uuid.UUID
+
+    def key(self) -> tuple[datetime, uuid.UUID]:
+        return (self.last_scheduled_at, self.entry_id)
+
+
 class HistoryUnavailable(Exception):
     """The history store could not answer; a read must fail rather than look complete.
     `retry_after`: the seconds before the store is asked again, when that is known."""
@@ -103,3 +132,17 @@ class HistoryStore(Protocol):
     ) -> list[HistoryRecord]:
         """A task's runs newest first (scheduled_at, then job id, descending), strictly
         older than `before` when given."""
+
+    def write_skips(self, records: list[SkipRecord]) -> None:
+        """Idempotent upsert of skipped-run ledger entries (by entry id)."""
+
+    def task_skips(
+        self,
+        *,
+        tenant_id: uuid.UUID,
+        task_id: uuid.UUID,
+        before: SkipCursor | None,
+        limit: int,
+    ) -> list[SkipRecord]:
+        """A task's ledger entries newest first (last_scheduled_at, then id, descending),
+        strictly older than `before` when given."""

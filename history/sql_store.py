@@ -8,6 +8,7 @@ from datetime import datetime
 from django.db import DatabaseError, connection
 from django.db.models import Q
 
+from history import sql_skips
 from history.models import JobHistory
 from history.records import (
     HistoryRecord,
@@ -35,6 +36,11 @@ def _row(record: HistoryRecord) -> JobHistory:
 
 
 class SqlHistoryStore:
+    # The skipped-run ledger's entries (history/sql_skips.py).
+    write_skips = staticmethod(sql_skips.write_skips)
+    task_skips = staticmethod(sql_skips.task_skips)
+    purge_skips = staticmethod(sql_skips.purge_skips)
+
     def write(self, records: list[HistoryRecord]) -> None:
         rows = [_row(record) for record in records]
         # MySQL upserts on any unique key; SQLite needs the conflict target named.

@@ -23,6 +23,7 @@ from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule, schedule_rules
 from tasks.host_lookups import HostLookups
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
+from tasks.paused_runs import record_paused_runs
 from tasks.quotas import check_task_quota
 from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
@@ -343,13 +344,15 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
     task.status = running_status(tenant)
+    paused_at_run = task.next_run_at
     if not task.is_one_off:
         task.next_run_at = first_run_at(task, timezone.now())
     # A one-off keeps its next_run_at: none once its run was made (paused while that run
     # waited), so it is complete again and its held job goes on.
     if task.next_run_at is None:
         task.status = TaskStatus.COMPLETED
-    _save_edit(task, ["status", "next_run_at"])
+    ledger = record_paused_runs(task, paused_at_run, timezone.now())
+    _save_edit(task, ["status", "next_run_at", *ledger])
     task_changed("resumed", task.id)  # held retries go on
     return task
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from django.db import connection
+from django.db import connection, transaction
 
+from execution.metrics import count_skipped_runs
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param
 
@@ -100,7 +101,15 @@ def record_skips(
         insert[entry_id] = [entry_id, skip.task_id, skip.reason, first, last, skip.count]
         after[skip.task_id] = OpenEntry(entry_id, skip.reason)
     _write(cursor, list(extend.values()), list(insert.values()), datetime_param(now))
+    transaction.on_commit(lambda: count_skipped_runs(_by_reason(skips)))
     return after
+
+
+def _by_reason(skips: list[Skip]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for skip in skips:
+        counts[skip.reason] = counts.get(skip.reason, 0) + skip.count
+    return counts
 
 
 def _extend(extend: dict, insert: dict, entry_id: str, last: str, count: int) -> None:

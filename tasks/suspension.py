@@ -10,16 +10,20 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from django.conf import settings
 from django.db import connection, transaction
 
 from scheduler_site.sqltools import datetime_param, uuid_param
 from tasks import sql
-from tasks.models import MisfirePolicy, Task, TaskStatus
-from tasks.replay_cap import replay_start
-from tasks.timing import schedule_of
+from tasks.models import Task, TaskStatus
+from tasks.skip_ledger import OpenEntry, record_skips
+from tasks.stopped_runs import resumed_run
 
 RESUME_BATCH = 500
+# What resumed_run and the ledger read (tasks/timing.py schedule_of among them).
+RESUME_FIELDS = (
+    "id", "cron", "timezone", "next_run_at", "misfire_policy", "interval_seconds",
+    "starts_at", "ends_at", "created_at", "open_skip_id", "open_skip_reason",
+)  # fmt: skip
 
 
 def tasks_suspend_for_tenant(*, tenant_id: uuid.UUID) -> int:
@@ -37,12 +41,8 @@ def tasks_resume_for_tenant(*, tenant_id: uuid.UUID, now: datetime) -> int:
             batch = _next_suspended(tenant_id, after)
             if not batch:
                 return resumed
-            rows = [
-                sql.Advance(_db_id(task), _resumed_next_run(task, now), TaskStatus.ACTIVE)
-                for task in batch
-            ]
             with connection.cursor() as cursor:
-                sql.advance_tasks(cursor, rows)
+                sql.advance_tasks(cursor, _resume_rows(cursor, batch, now))
         resumed += len(batch)
         after = batch[-1].id
 
@@ -53,19 +53,27 @@ def _next_suspended(tenant_id: uuid.UUID, after: uuid.UUID | None) -> list[Task]
     )
     if after is not None:
         query = query.filter(id__gt=after)
-    fields = (
-        *("id", "cron", "timezone", "next_run_at", "misfire_policy", "interval_seconds"),
-        *("starts_at", "ends_at", "created_at"),
-    )
-    return list(query.order_by("id").only(*fields)[:RESUME_BATCH])
+    return list(query.order_by("id").only(*RESUME_FIELDS)[:RESUME_BATCH])
 
 
-def _resumed_next_run(task: Task, now: datetime) -> str | None:
-    next_run = task.next_run_at
-    if not task.is_one_off and task.misfire_policy == MisfirePolicy.RUN_ALL and next_run:
-        cap = settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS
-        next_run = replay_start(schedule_of(task), next_run, now, cap)
-    return datetime_param(next_run) if next_run else None
+def _resume_rows(cursor, batch: list[Task], now: datetime) -> list[sql.Advance]:
+    """Each task's row, after the ledger took the runs the stop cost (one write a batch)."""
+    resumed = {_db_id(task): resumed_run(task, now) for task in batch}
+    before = {_db_id(task): _open_entry(task) for task in batch}
+    skips = [skip for _, skip in resumed.values() if skip is not None]
+    entries = record_skips(cursor, skips, before, now) if skips else {}
+    rows = []
+    for task_id, (next_run, skip) in resumed.items():
+        next_param = datetime_param(next_run) if next_run else None
+        entry = entries.get(task_id) or before[task_id]
+        skipped = skip.count if skip else 0
+        rows.append(sql.Advance(task_id, next_param, TaskStatus.ACTIVE, 0, skipped, *entry))
+    return rows
+
+
+def _open_entry(task: Task) -> OpenEntry:
+    entry_id = task.open_skip_id and uuid_param(task.open_skip_id)
+    return OpenEntry(entry_id, task.open_skip_reason)
 
 
 def _db_id(task: Task) -> str:

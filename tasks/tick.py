@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param
-from tasks import sql
+from tasks import misfire, sql
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
 from tasks.tick_limits import due_schedule, limited
@@ -52,9 +52,11 @@ def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
     following = timing.next_after(due)
     policy = task.misfire_policy
     if policy == MisfirePolicy.SKIP and _missed(due, now):
-        return _active(None, timing.next_after(now))
+        plan = _active(None, timing.next_after(now))
+        return misfire.with_dropped_runs(task, plan, now)
     if policy == MisfirePolicy.RUN_ONCE and following is not None and following <= now:
-        return _active(due, timing.next_after(now))
+        plan = _active(due, timing.next_after(now))
+        return misfire.with_dropped_runs(task, plan, now)
     return _active(due, following)
 
 
@@ -116,11 +118,14 @@ def _advances(
 ) -> list[sql.Advance]:
     """Each task's step, after the ledger took its skips (a run made closes the entry)."""
     skips = [skip for plan in plans for skip in plan.skips]
-    open_entries = {}
+    open_entries, closed = {}, OpenEntry(None, None)
     if skips:
-        before = {t.id: OpenEntry(t.open_skip_id, t.open_skip_reason) for t in due}
+        # A plan's made run is its due run, before any skip it holds: it closes the entry.
+        before = {
+            t.id: closed if plan.scheduled_at else OpenEntry(t.open_skip_id, t.open_skip_reason)
+            for t, plan in zip(due, plans, strict=True)
+        }
         open_entries = record_skips(cursor, skips, before, now)
-    closed = OpenEntry(None, None)
     advances = []
     for task, plan in zip(due, plans, strict=True):
         made = plan.scheduled_at is not None

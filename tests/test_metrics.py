@@ -91,3 +91,24 @@ def test_a_process_serves_its_health_and_counters(endpoint, make_job, tmp_path):
         assert "scheduler_claim_duration_seconds_count" in text
     finally:
         assert process.stop() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_scheduler_counts_skipped_runs_by_reason(add_task, tmp_path):
+    now = datetime.now(UTC)
+    an_hour_ago = now.replace(minute=now.minute // 10 * 10, second=0, microsecond=0) - timedelta(
+        hours=1
+    )  # on the */10 grid: it and the 6 runs after it, up to now, are dropped
+    add_task(cron="*/10 * * * *", next_run_at=an_hour_ago, misfire_policy="skip")
+    port = free_port()
+    process = ManagedProcess(
+        ["run_scheduler", "--tick", "0.2", "--metrics-port", str(port)], tmp_path / "sched.log"
+    )
+    try:
+        wait_until(
+            lambda: "scheduler_skipped_runs_total{" in scrape(port), timeout=20, message="none"
+        )
+        lines = [line for line in scrape(port).splitlines() if "skipped_runs_total{" in line]
+        assert lines == ['scheduler_skipped_runs_total{reason="misfire"} 7.0']
+    finally:
+        assert process.stop() == 0, process.log()

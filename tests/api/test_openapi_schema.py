@@ -91,3 +91,11 @@ def test_the_docs_page_loads_its_assets_from_this_server(db):
     assert any("swagger-ui-bundle" in asset for asset in assets), html[:500]
     for asset in assets:
         assert APIClient().get(asset).status_code == 200, asset
+
+
+def test_the_ledger_route_is_described_with_an_example(schema):
+    operation = schema["paths"]["/v1/tasks/{task_id}/skipped"]["get"]
+    assert "reason" in operation["description"]
+    content = operation["responses"]["200"]["content"]["application/json"]
+    (example,) = content["examples"].values()
+    assert example["value"]["results"][0]["reason"] == "paused"

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from history.records import AttemptRecord, HistoryRecord, RunCursor
+from history.records import AttemptRecord, HistoryRecord, RunCursor, SkipCursor, SkipRecord
 from history.sql_store import SqlHistoryStore
 from scheduler_site.ids import new_id
 
@@ -49,6 +49,25 @@ class Ids:
         )
         values.update(fields)
         return HistoryRecord(**values)
+
+    def skip(self, minutes_ago: float = 0, **fields) -> SkipRecord:
+        last = NOW - timedelta(minutes=minutes_ago)
+        values = dict(
+            id=new_id(),
+            tenant_id=self.tenant,
+            task_id=self.task,
+            reason="paused",
+            first_scheduled_at=last - timedelta(hours=1),
+            last_scheduled_at=last,
+            count=61,
+            recorded_at=last + timedelta(seconds=5),
+        )
+        return SkipRecord(**{**values, **fields})
+
+    def skips(self, store, *, before: SkipCursor | None = None, limit: int = 10) -> list:
+        return store.task_skips(
+            tenant_id=self.tenant, task_id=self.task, before=before, limit=limit
+        )
 
     def runs(self, store, *, before: RunCursor | None = None, limit: int = 10) -> list:
         return store.task_runs(tenant_id=self.tenant, task_id=self.task, before=before, limit=limit)
@@ -137,3 +156,34 @@ def test_a_job_with_no_attempt_reads_back_with_none(store, ids):
     record = ids.record(status="cancelled", http_status=None, response_body=None)
     store.write([record])
     assert store.get(tenant_id=ids.tenant, job_id=record.id).attempts == ()
+
+
+def test_ledger_entries_read_back_as_written_newest_first(store, ids):
+    entries = [ids.skip(minutes_ago=m, reason=r) for m, r in ((0, "misfire"), (90, "paused"))]
+    store.write_skips(entries[::-1])
+    assert ids.skips(store) == entries
+
+
+def test_writing_a_ledger_entry_twice_is_an_upsert(store, ids):
+    entry = ids.skip(count=3)
+    store.write_skips([entry])
+    store.write_skips([replace(entry, count=4)])
+    assert [found.count for found in ids.skips(store)] == [4]
+
+
+def test_ledger_entries_page_strictly_older_than_the_cursor(store, ids):
+    entries = [ids.skip(minutes_ago=m) for m in (0, 0, 10, 20)]
+    store.write_skips(entries)
+    newest_first = sorted(entries, key=lambda e: (e.last_scheduled_at, e.id), reverse=True)
+    first = ids.skips(store, limit=2)
+    assert first == newest_first[:2]
+    cursor = SkipCursor(first[-1].last_scheduled_at, first[-1].id)
+    assert ids.skips(store, before=cursor) == newest_first[2:]
+
+
+def test_ledger_entries_of_another_task_or_tenant_are_not_read(store, ids):
+    mine = ids.skip()
+    store.write_skips(
+        [mine, ids.skip(task_id=ids.other_task), ids.skip(tenant_id=ids.other_tenant)]
+    )
+    assert ids.skips(store) == [mine]
