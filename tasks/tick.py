@@ -22,7 +22,7 @@ from django.utils import timezone
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param, uuid_from_db
 from tasks import schedule, sql
-from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
+from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, SkipReason, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
 
 
@@ -57,6 +57,22 @@ def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
     if policy == MisfirePolicy.RUN_ONCE and following is not None and following <= now:
         return _active(due, schedule.next_run_after(cron, task.timezone, now))
     return _active(due, following)
+
+
+def with_dst_gap(task: sql.DueTask, plan: RunPlan) -> RunPlan:
+    """A run made at a spring-forward gap's end that stands for several wall-clock times:
+    the others are the ledger's `dst_gap` skip (at the gap end, they have no instant)."""
+    made = plan.scheduled_at
+    if made is None or not task.cron or task.timezone == "UTC":
+        return plan
+    cron = task.cron
+    if "H" in cron:
+        cron = schedule.resolve_hash_cached(cron, str(uuid_from_db(task.id)))
+    collapsed = schedule.collapsed_into(cron, task.timezone, made)
+    if collapsed < 2:
+        return plan
+    skip = Skip(task.id, SkipReason.DST_GAP, made, made, collapsed - 1)
+    return plan._replace(skips=(*plan.skips, skip))
 
 
 def _missed(due: datetime, now: datetime) -> bool:
@@ -104,7 +120,7 @@ def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list[RunPlan], i
     jobs, plans, completed = [], [], 0
     native_uuid = connection.features.has_native_uuid_field
     for task in due:
-        plan = plan_task(task, now)
+        plan = with_dst_gap(task, plan_task(task, now))
         if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
             jobs.append((new_id_text(native_uuid), task.id))
         plans.append(plan)
