@@ -315,7 +315,7 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
         return datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=UTC)
     zone = get_zone(timezone)
     local = after.astimezone(zone)
-    if spec.elapsed_hours:
+    if spec.elapsed_hours and _falls_back_near(timezone, after.year, after.month, after.day):
         return _elapsed_run(spec, zone, after, local)
     wall = next_wall_time(spec, local)
     while wall is not None:
@@ -324,6 +324,23 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
             return instant
         wall = next_wall_time(spec, wall)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _falls_back_near(timezone: str, year: int, month: int, day: int) -> bool:
+    """Whether the zone's offset drops between the day before and the day after this one:
+    a repeated hour can only matter to a run searched from within MAX_SHIFT of it, so on
+    every other day an elapsed-time hour is searched as a fixed one (the common, cheap path)."""
+    zone = get_zone(timezone)
+    moment = datetime(year, month, day, tzinfo=UTC) - timedelta(days=1)
+    offset = moment.astimezone(zone).utcoffset()
+    for _ in range(72 * 4):  # quarter hours over three days: no offset lasts less
+        moment += timedelta(minutes=15)
+        following = moment.astimezone(zone).utcoffset()
+        if following < offset:
+            return True
+        offset = following
+    return False
 
 
 def _elapsed_run(
