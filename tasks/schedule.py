@@ -5,12 +5,17 @@ run is then found by a field-by-field search on wall-clock time, converted to UT
 time-zone rules below. Thousands of tasks share a handful of expressions, so parsing and
 zone lookups are memoised and the per-task work is a few table lookups.
 
-Daylight-saving rules (a wall-clock time fires once, never skipped):
-- A wall-clock time that does not exist (the spring-forward gap) fires at the instant the
-  gap ends: a 02:30 daily task runs at 03:00 local on that day. Several gap times collapse
-  into that one run.
-- A wall-clock time that happens twice (the fall-back overlap) fires once, at its first
-  occurrence: a 01:30 daily task runs at 01:30 in summer time, not again an hour later.
+Daylight-saving rules (no wall-clock time is ever skipped):
+- The spring-forward gap: a wall-clock time that does not exist fires at the instant the
+  gap ends (a 02:30 daily task runs at 03:00 local that day). Several gap times collapse
+  into that one run (`collapsed_into` counts them for the ledger's `dst_gap`); the minutes
+  after the gap continue as usual.
+- The fall-back repeated hour, by the hour field (as cronie does):
+  * a fixed hour (`30 1 * * *`, `0 1,13 * * *`, `H 1 * * *`, @daily) fires once, at the
+    first occurrence: a 01:30 daily task runs at 01:30 summer time, not an hour later;
+  * a wildcard or step hour (`*`, `*/2`, `1-23/2`, `H/2`, @hourly) runs in elapsed time:
+    every matching wall-clock time of the repeated hour fires twice, once per offset, so
+    `* * * * *` stays every minute and `0 * * * *` hourly through the change.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ HASH_RANGES = ((0, 59), (0, 23), (1, 28), (1, 12), (0, 6))
 MACROS = {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
 SEARCH_YEARS = 9  # long enough for 29 February across a skipped leap year
 ONE_MINUTE = timedelta(minutes=1)
+ONE_SECOND = timedelta(seconds=1)
+MAX_SHIFT = timedelta(hours=3)  # wider than any daylight-saving shift (Troll's is 2 hours)
 HASH_START = re.compile(r"^H(?:[(/]|$)")
 NAMES = re.compile(r"[A-Za-z]{3}")
 HASH_TOKEN = re.compile(r"^H(?:\((\d+)-(\d+)\))?(?:/(\d+))?$")
@@ -51,6 +58,7 @@ class CronSpec:
     weekdays: frozenset[int]  # 0 = Sunday
     days_restricted: bool
     weekdays_restricted: bool
+    elapsed_hours: bool = False  # a wildcard or step hour: runs twice in a repeated hour
 
     def day_matches(self, day: datetime) -> bool:
         weekday = (day.weekday() + 1) % 7
@@ -152,13 +160,21 @@ def parse_cron(expression: str) -> CronSpec:
         raise InvalidSchedule(f"invalid cron expression: {exc}") from exc
     if nth_weekdays:
         raise InvalidSchedule("# (nth weekday) is not supported")
-    spec = _spec_from_fields(text, expanded)
+    spec = _spec_from_fields(text, expanded, _hour_is_elapsed(text))
     if next_wall_time(spec, datetime(2000, 1, 1)) is None:
         raise InvalidSchedule("the cron expression never matches a date")
     return spec
 
 
-def _spec_from_fields(key: str, expanded: list[list]) -> CronSpec:
+def _hour_is_elapsed(text: str) -> bool:
+    """Whether the hour field is a wildcard or a step (H/n was resolved to a step)."""
+    if text.startswith("@"):
+        return text == "@hourly"
+    hour_field = text.split()[1]
+    return "*" in hour_field or "/" in hour_field
+
+
+def _spec_from_fields(key: str, expanded: list[list], elapsed_hours: bool) -> CronSpec:
     values = []
     for (low, high), field in zip(FIELD_RANGES, expanded, strict=True):
         if field == ["*"]:
@@ -175,6 +191,7 @@ def _spec_from_fields(key: str, expanded: list[list]) -> CronSpec:
         weekdays=weekdays,
         days_restricted=expanded[2] != ["*"],
         weekdays_restricted=expanded[4] != ["*"],
+        elapsed_hours=elapsed_hours,
     )
 
 
@@ -263,22 +280,22 @@ def _matching_days(spec: CronSpec, year: int, month: int) -> tuple[int, ...]:
 
 
 def wall_to_utc(wall: datetime, zone: ZoneInfo) -> datetime:
-    """The UTC instant of a wall-clock time, by the daylight-saving rules of this module."""
+    """The UTC instant of a wall-clock time: its first occurrence, or the end of the
+    spring-forward gap it falls in."""
     first = datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=zone)
     instant = first.astimezone(UTC)
     back = instant.astimezone(zone)
     if back.hour == wall.hour and back.minute == wall.minute and back.day == wall.day:
         return instant
-    return _gap_end(wall, zone)
-
-
-def _gap_end(wall: datetime, zone: ZoneInfo) -> datetime:
-    """The instant a spring-forward gap containing `wall` ends (found by bisection)."""
     before = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
     after = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
-    low, high = min(before, after), max(before, after)
+    return _transition(zone, min(before, after), max(before, after))
+
+
+def _transition(zone: ZoneInfo, low: datetime, high: datetime) -> datetime:
+    """The first instant (to the second) with `high`'s offset, `low` having another."""
     low_offset = low.astimezone(zone).utcoffset()
-    while high - low > timedelta(seconds=1):
+    while high - low > ONE_SECOND:
         middle = low + (high - low) / 2
         if middle.astimezone(zone).utcoffset() == low_offset:
             low = middle
@@ -297,13 +314,112 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
             return None
         return datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=UTC)
     zone = get_zone(timezone)
-    wall = next_wall_time(spec, after.astimezone(zone))
+    local = after.astimezone(zone)
+    if spec.elapsed_hours and _falls_back_near(timezone, after.year, after.month, after.day):
+        return _elapsed_run(spec, zone, after, local)
+    wall = next_wall_time(spec, local)
     while wall is not None:
         instant = wall_to_utc(wall, zone)
         if instant > after:
             return instant
         wall = next_wall_time(spec, wall)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _falls_back_near(timezone: str, year: int, month: int, day: int) -> bool:
+    """Whether the zone's offset drops between the day before and the day after this one:
+    a repeated hour can only matter to a run searched from within MAX_SHIFT of it, so on
+    every other day an elapsed-time hour is searched as a fixed one (the common, cheap path)."""
+    zone = get_zone(timezone)
+    moment = datetime(year, month, day, tzinfo=UTC) - timedelta(days=1)
+    offset = moment.astimezone(zone).utcoffset()
+    for _ in range(72 * 4):  # quarter hours over three days: no offset lasts less
+        moment += timedelta(minutes=15)
+        following = moment.astimezone(zone).utcoffset()
+        if following < offset:
+            return True
+        offset = following
+    return False
+
+
+def _elapsed_run(
+    spec: CronSpec, zone: ZoneInfo, after: datetime, local: datetime
+) -> datetime | None:
+    """next_run_after for a wildcard or step hour: a repeated hour runs twice."""
+    if local.fold:  # inside the second pass of a repeated hour: its times come first
+        repeated = _repeated_run(spec, zone, after, _transition(zone, after - MAX_SHIFT, after))
+        if repeated is not None:
+            return repeated
+    found = None
+    wall = next_wall_time(spec, local)
+    while wall is not None:
+        instant = wall_to_utc(wall, zone)
+        if instant > after:
+            found = instant
+            break
+        wall = next_wall_time(spec, wall)
+    if found is not None and found - after <= MAX_SHIFT:
+        # The found run's offset (its wall time less its instant) says whether a fall-back
+        # lies between: the cheap test of an ordinary instant.
+        if wall - found.replace(tzinfo=None) >= local.utcoffset():
+            return found
+        probe = found
+    else:
+        probe = after + MAX_SHIFT
+        if probe.astimezone(zone).utcoffset() >= local.utcoffset():
+            return found
+    repeated = _repeated_run(spec, zone, after, _transition(zone, after, probe))
+    if repeated is not None and (found is None or repeated < found):
+        return repeated
+    return found
+
+
+def _repeated_run(
+    spec: CronSpec, zone: ZoneInfo, after: datetime, change: datetime
+) -> datetime | None:
+    """The first run after `after` at a second occurrence of a wall time repeated by the
+    fall-back at `change` (elapsed-time hours only)."""
+    old_offset = (change - ONE_SECOND).astimezone(zone).utcoffset()
+    new_offset = change.astimezone(zone).utcoffset()
+    naive_change = change.astimezone(UTC).replace(tzinfo=None)
+    start, end = naive_change + new_offset, naive_change + old_offset  # the repeated walls
+    naive_after = after.astimezone(UTC).replace(tzinfo=None)
+    wall = next_wall_time(spec, max(start - ONE_MINUTE, naive_after + new_offset))
+    if wall is None or wall >= end:
+        return None
+    return (wall - new_offset).replace(tzinfo=UTC)
+
+
+def gap_wall_times(expression: str, timezone: str, instant: datetime) -> tuple[datetime, ...]:
+    """The wall-clock times of a resolved expression that run at `instant` because it ends
+    a spring-forward gap: those inside the gap, then the gap end's own wall time if it
+    matches. Empty when `instant` ends no gap."""
+    if timezone == "UTC":
+        return ()
+    zone = get_zone(timezone)
+    old_offset = (instant - ONE_SECOND).astimezone(zone).utcoffset()
+    new_offset = instant.astimezone(zone).utcoffset()
+    if new_offset <= old_offset:
+        return ()
+    spec = parse_cron(expression)
+    naive = instant.astimezone(UTC).replace(tzinfo=None)
+    first, last = naive + old_offset, naive + new_offset
+    walls = []
+    wall = next_wall_time(spec, first - ONE_MINUTE)
+    while wall is not None and wall <= last:
+        walls.append(wall)
+        wall = next_wall_time(spec, wall)
+    return tuple(walls)
+
+
+@lru_cache(maxsize=65536)
+def collapsed_into(expression: str, timezone: str, instant: datetime) -> int:
+    """How many wall-clock times the run at `instant` stands for when a spring-forward gap
+    collapsed them into it (0 when it ends no gap; a 1 is a time moved to the gap end)."""
+    if timezone == "UTC":
+        return 0
+    return len(gap_wall_times(expression, timezone, instant))
 
 
 def next_cron_run(cron: str, timezone: str, seed: str, after: datetime) -> datetime | None:

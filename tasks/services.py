@@ -83,16 +83,9 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
     kind = schedule_rules.check_one_kind(values)
     cron, run_at = values.get("cron"), values.get("run_at")
     if kind == "cron":
-        try:
-            values["cron"] = schedule.validate(cron, values.get("timezone") or "UTC", str(task_id))
-        except schedule.InvalidSchedule as exc:
-            field = "timezone" if "time zone" in str(exc) else "cron"
-            raise ValidationFailed(f"{field}: {exc}", fields={field: str(exc)}) from exc
+        values["cron"] = checked_cron(cron, values.get("timezone") or "UTC", str(task_id))
     else:
-        try:
-            schedule.check_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
-        except schedule.InvalidSchedule as exc:
-            raise ValidationFailed(f"timezone: {exc}", fields={"timezone": str(exc)}) from exc
+        checked_zone(values.get("timezone") or "UTC")  # kept with the task: valid too
         values["cron"] = None
     if kind == "run_at":
         if run_at.tzinfo is None:
@@ -100,6 +93,22 @@ def _check_schedule(values: dict, task_id: uuid.UUID) -> None:
             raise ValidationFailed(f"run_at {message}", fields={"run_at": message})
         values["run_at"] = run_at.astimezone(UTC)
     schedule_rules.check_window(values, kind)
+
+
+def checked_cron(cron: str, timezone: str, seed: str) -> str:
+    """A task's cron as stored, or the 400 naming `cron` or `timezone` (the preview too)."""
+    try:
+        return schedule.validate(cron, timezone, seed)
+    except schedule.InvalidSchedule as exc:
+        field = "timezone" if "time zone" in str(exc) else "cron"
+        raise ValidationFailed(f"{field}: {exc}", fields={field: str(exc)}) from exc
+
+
+def checked_zone(timezone: str) -> None:
+    try:
+        schedule.check_zone(timezone)
+    except schedule.InvalidSchedule as exc:
+        raise ValidationFailed(f"timezone: {exc}", fields={"timezone": str(exc)}) from exc
 
 
 def _check_priority(values: dict, tenant: Tenant) -> None:

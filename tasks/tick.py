@@ -22,6 +22,7 @@ from django.utils import timezone
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param
 from tasks import misfire, sql
+from tasks.dst_gap import with_dst_gap
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
 from tasks.tick_limits import due_schedule, limited
@@ -105,7 +106,7 @@ def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list[RunPlan], i
     jobs, plans, completed = [], [], 0
     native_uuid = connection.features.has_native_uuid_field
     for task in due:
-        plan = limited(task, plan_task(task, now))  # the window and run limit last
+        plan = with_dst_gap(task, limited(task, plan_task(task, now)))
         if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
             jobs.append((new_id_text(native_uuid), task.id))
         plans.append(plan)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tasks import batch_views, secret_views, skipped_views, views
+from tasks import batch_views, preview_views, secret_views, skipped_views, views
 
 urlpatterns = [
     path("tasks", views.TaskCollectionView.as_view(), name="task-collection"),
@@ -9,6 +9,7 @@ urlpatterns = [
     path("tasks/<str:task_id>/pause", views.TaskPauseView.as_view(), name="task-pause"),
     path("tasks/<str:task_id>/resume", views.TaskResumeView.as_view(), name="task-resume"),
     path("tasks/<str:task_id>/skipped", skipped_views.SkippedView.as_view(), name="task-skipped"),
+    path("schedule-preview", preview_views.SchedulePreviewView.as_view(), name="schedule-preview"),
     path("signing-secret", secret_views.SigningSecretView.as_view(), name="signing-secret"),
     path("secrets", secret_views.SecretCollectionView.as_view(), name="secret-collection"),
     path("secrets/<str:name>", secret_views.SecretItemView.as_view(), name="secret-item"),

@@ -423,10 +423,10 @@ def test_madrid_chaining_from_the_repeated_hour_does_not_go_backwards():
     assert result == utc(2026, 10, 26, 1, 30)
 
 
-def test_quarter_hours_in_the_repeated_hour_fire_only_in_the_first_pass():
-    # From 01:10 EST (second pass) the next run is 02:00 EST, after the overlap.
+def test_quarter_hours_in_the_repeated_hour_fire_in_the_second_pass_too():
+    # From 01:10 EST (second pass) the next run is 01:15 EST: the hour is a wildcard.
     result = next_run_after("*/15 * * * *", "America/New_York", utc(2026, 11, 1, 6, 10))
-    assert result == utc(2026, 11, 1, 7, 0)
+    assert result == utc(2026, 11, 1, 6, 15)
 
 
 @pytest.mark.parametrize(
@@ -437,10 +437,10 @@ def test_quarter_hours_in_the_repeated_hour_fire_only_in_the_first_pass():
         ("America/New_York", utc(2026, 11, 1, 4, 0), utc(2026, 11, 2, 5, 0)),
     ],
 )
-def test_fall_back_day_runs_each_wall_time_once_strictly_increasing(timezone, day_start, day_end):
+def test_fall_back_day_runs_quarter_hours_in_elapsed_time(timezone, day_start, day_end):
     day = runs_until("*/15 * * * *", timezone, day_start - timedelta(seconds=1), day_end)
     assert_strictly_increasing(day)
-    assert len(day) == len(set(day)) == 24 * 4
+    assert len(day) == len(set(day)) == 25 * 4
 
 
 # --- Jenkins-style H --------------------------------------------------------------------
