@@ -2,9 +2,11 @@
 
 Process metrics are served by each long-running command on `--metrics-port` (0: off),
 bound to 127.0.0.1 unless `--metrics-address` says otherwise. The queue gauges (depth by
-status and priority, due but unclaimed) are served by `serve_metrics` from one reading of
-the jobs table that its loop refreshes every few seconds, whatever the scrape rate: never
-by the tenant API, and never one query per scrape.
+status and priority, due but unclaimed) and the skipped-run ledger's totals by reason are
+served by `serve_metrics` from one reading of the database that its loop refreshes every
+few seconds, whatever the scrape rate: never by the tenant API, and never one query per
+scrape. The skip totals are kept in the database because skips are recorded by several
+kinds of process (the scheduler's tick, the API's resume), not all of which serve metrics.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from dataclasses import dataclass
 from django.db import connection
 from django.utils import timezone
 from prometheus_client import Counter, Gauge, Histogram, start_http_server
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from scheduler_site.sqltools import datetime_param
+from tasks.skip_totals import read_skip_totals
 
 START_DELAY = Histogram(
     "scheduler_start_delay_seconds",
@@ -36,11 +39,6 @@ REFUSED_BATCHES = Counter(
     "scheduler_refused_result_batches_total",
     "Result batches the database refused for what a result held, written again in halves.",
 )
-SKIPPED_RUNS = Counter(
-    "scheduler_skipped_runs_total",
-    "Scheduled runs not made, recorded in the skipped-run ledger, by reason.",
-    ["reason"],
-)
 TICK_SECONDS = Histogram("scheduler_tick_duration_seconds", "Duration of a scheduler tick.")
 EXCHANGE_SECONDS = Histogram(
     "scheduler_claim_duration_seconds", "Duration of an executor round (results and claim)."
@@ -57,11 +55,6 @@ def serve_process_metrics(port: int, address: str = "127.0.0.1") -> None:
         start_http_server(port, addr=address)
 
 
-def count_skipped_runs(by_reason: dict[str, int]) -> None:
-    for reason, runs in by_reason.items():
-        SKIPPED_RUNS.labels(reason).inc(runs)
-
-
 def mark_healthy(process: str) -> None:
     LAST_SUCCESS.labels(process).set(time.time())
 
@@ -71,6 +64,7 @@ class QueueReading:
     depth: list[tuple[str, int, int]]  # (status, priority, jobs)
     due_unclaimed: int
     taken_at: float
+    skipped_runs: list[tuple[str, int]] = ()  # (reason, runs ever recorded)
 
 
 def read_queue() -> QueueReading:
@@ -83,7 +77,8 @@ def read_queue() -> QueueReading:
             [datetime_param(timezone.now())],
         )
         due = cursor.fetchone()[0]
-    return QueueReading(depth, due, time.time())
+        skipped = read_skip_totals(cursor)
+    return QueueReading(depth, due, time.time(), skipped)
 
 
 class QueueCollector(Collector):
@@ -109,6 +104,14 @@ class QueueCollector(Collector):
             "Pending jobs already due and not yet claimed.",
             value=reading.due_unclaimed,
         )
+        skipped = CounterMetricFamily(
+            "scheduler_skipped_runs",
+            "Scheduled runs not made, recorded in the skipped-run ledger, by reason.",
+            labels=["reason"],
+        )
+        for reason, runs in reading.skipped_runs:
+            skipped.add_metric([reason], runs)
+        yield skipped
         yield GaugeMetricFamily(
             "scheduler_queue_reading_timestamp_seconds",
             "When the queue gauges were read from the database.",

@@ -242,3 +242,18 @@ class SkippedRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.reason} skip(s) of task {self.task_id}"
+
+
+class SkippedRunTotal(models.Model):
+    """Every run the ledger ever recorded, by reason: the one counter behind
+    scheduler_skipped_runs_total, whichever process recorded the skip (the scheduler, or
+    the API's resume), and unchanged when entries are archived (tasks/skip_totals.py)."""
+
+    reason = models.CharField(max_length=16, primary_key=True, choices=SkipReason.choices)
+    runs = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        db_table = "skipped_run_totals"
+
+    def __str__(self) -> str:
+        return f"{self.runs} {self.reason}"

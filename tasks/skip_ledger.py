@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 
-from execution.metrics import count_skipped_runs
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param
+from tasks.skip_totals import add_skip_totals
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ def record_skips(
         insert[entry_id] = [entry_id, skip.task_id, skip.reason, first, last, skip.count]
         after[skip.task_id] = OpenEntry(entry_id, skip.reason)
     _write(cursor, list(extend.values()), list(insert.values()), datetime_param(now))
-    transaction.on_commit(lambda: count_skipped_runs(_by_reason(skips)))
+    transaction.on_commit(lambda: add_skip_totals(_by_reason(skips)))
     return after
 
 

@@ -7,6 +7,8 @@ import requests
 from rest_framework.test import APIClient
 
 from jobs.models import Job
+from scheduler_site.preconditions import ANY_VERSION
+from tasks.services import task_resume
 from tests.processes import ManagedProcess, free_port, wait_until
 
 
@@ -94,21 +96,26 @@ def test_a_process_serves_its_health_and_counters(endpoint, make_job, tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_scheduler_counts_skipped_runs_by_reason(add_task, tmp_path):
+def test_skipped_runs_are_counted_by_reason_whichever_process_recorded_them(add_task, tmp_path):
     now = datetime.now(UTC)
     an_hour_ago = now.replace(minute=now.minute // 10 * 10, second=0, microsecond=0) - timedelta(
         hours=1
     )  # on the */10 grid: it and the 6 runs after it, up to now, are dropped
     add_task(cron="*/10 * * * *", next_run_at=an_hour_ago, misfire_policy="skip")
+    paused = add_task(cron="*/10 * * * *", next_run_at=an_hour_ago, status="paused")
+    task_resume(tenant=paused.tenant, task_id=paused.id, expected_version=ANY_VERSION)
     port = free_port()
-    process = ManagedProcess(
-        ["run_scheduler", "--tick", "0.2", "--metrics-port", str(port)], tmp_path / "sched.log"
+    scheduler = ManagedProcess(["run_scheduler", "--tick", "0.2"], tmp_path / "sched.log")
+    metrics = ManagedProcess(
+        ["serve_metrics", "--metrics-port", str(port), "--interval", "0.5"], tmp_path / "m.log"
     )
     try:
-        wait_until(
-            lambda: "scheduler_skipped_runs_total{" in scrape(port), timeout=20, message="none"
-        )
+        wait_until(lambda: 'reason="misfire"' in scrape(port), timeout=20, message="none")
         lines = [line for line in scrape(port).splitlines() if "skipped_runs_total{" in line]
-        assert lines == ['scheduler_skipped_runs_total{reason="misfire"} 7.0']
+        assert lines == [
+            'scheduler_skipped_runs_total{reason="misfire"} 7.0',
+            'scheduler_skipped_runs_total{reason="paused"} 7.0',
+        ]
     finally:
-        assert process.stop() == 0, process.log()
+        assert scheduler.stop() == 0, scheduler.log()
+        assert metrics.stop() == 0, metrics.log()
