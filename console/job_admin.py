@@ -17,7 +17,7 @@ from django.urls import path
 from console.actions import Step, apply_each
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
-from console.job_columns import WAITING, JobColumns
+from console.job_columns import JobColumns
 from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
