@@ -36,7 +36,7 @@ GROUP BY j.task_id
 BUSY_SQLITE = f"""
 SELECT j.task_id, MAX(j.status = 'waiting')
 FROM json_each(%s) AS r
-JOIN jobs AS j INDEXED BY jobs_task_run_uniq ON j.task_id = r.value
+JOIN jobs AS j ON j.task_id = r.value
 WHERE j.status IN ({UNFINISHED_SQL})
 GROUP BY j.task_id
 """
