@@ -115,7 +115,7 @@ def test_buffer_one_makes_a_pending_run_when_nothing_is_unfinished(add_task):
 
 
 def overlap_reads(queries) -> list[str]:
-    return [q["sql"] for q in queries if "GROUP BY j.task_id" in q["sql"]]
+    return [q["sql"] for q in queries if "SELECT j.task_id, j.status" in q["sql"]]
 
 
 def test_the_tick_asks_once_whatever_the_number_of_tasks(add_task):
