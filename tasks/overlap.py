@@ -13,7 +13,7 @@ jobs stay in the table until archived: the status test is made on the rows the k
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.db import connection
 
@@ -21,6 +21,9 @@ from jobs.models import JobStatus
 from tasks import sql
 from tasks.models import OverlapPolicy, SkipReason
 from tasks.skip_ledger import Skip
+
+if TYPE_CHECKING:
+    from tasks.tick import RunPlan
 
 UNFINISHED_SQL = "'pending', 'held', 'running', 'waiting'"
 
@@ -60,7 +63,7 @@ def busy_tasks(cursor, due: list[sql.DueTask]) -> dict[str, Busy]:
     return busy
 
 
-def with_overlap(plan, task: sql.DueTask, busy: dict[str, Busy]) -> tuple[object, str]:
+def with_overlap(plan: RunPlan, task: sql.DueTask, busy: dict[str, Busy]) -> tuple[RunPlan, str]:
     """The tick's plan for `task` under its policy, and the status of the job it makes."""
     found = busy.get(task.id)
     if plan.scheduled_at is None or found is None or task.overlap == OverlapPolicy.ALLOW:
@@ -69,4 +72,5 @@ def with_overlap(plan, task: sql.DueTask, busy: dict[str, Busy]) -> tuple[object
         return plan, JobStatus.WAITING
     due = plan.scheduled_at
     skip = Skip(task.id, SkipReason.OVERLAP, due, due, 1)
-    return plan._replace(scheduled_at=None, skips=(*plan.skips, skip)), JobStatus.PENDING
+    # The due instant is the step's first: its skip goes before any the step already has.
+    return plan._replace(scheduled_at=None, skips=(skip, *plan.skips)), JobStatus.PENDING
