@@ -3,11 +3,13 @@ executor's results, the reconciler's last death of a lease, a cancel, and the sw
 
 from datetime import UTC, datetime, timedelta
 
+from execution.scheduler_process import SchedulerProcess
 from jobs.models import Job
 from jobs.queue import JobResult, claim_jobs, reconcile_expired_leases, record_results
 from jobs.services import job_cancel, jobs_cancel_pending_for_task
 from jobs.waiting import release_stranded
 from tasks.models import Task
+from tasks.partitions import PartitionLeases
 from tasks.services import task_pause
 from tasks.tick import run_tick
 
@@ -133,3 +135,11 @@ def test_results_of_tasks_buffering_nothing_release_nothing(add_task, make_job):
     done = result(mine[0], "succeeded", finished_at=datetime.now(UTC))
     record_results(worker_id="w2", results=[done])
     assert status_of(second) == "waiting"
+
+
+def test_the_scheduler_process_sweeps_on_every_tick(add_task):
+    _, first, second = buffered_task(add_task)
+    Job.objects.filter(id=first.id).update(status="succeeded", finished_at=datetime.now(UTC))
+    process = SchedulerProcess(leases=PartitionLeases.from_settings("sweeper"))
+    process.run_once()
+    assert process.released == 1 and status_of(second) == "pending"
