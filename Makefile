@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
 .PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
-	bench-scheduler bench-executor bench-burst bench-peer bench-layouts bench-profile \
+	bench-scheduler bench-overlap bench-executor bench-burst bench-peer bench-layouts bench-profile \
 	bench-campaign clean
 
 system-packages:
@@ -52,6 +52,10 @@ run: $(STAMP)
 
 bench-scheduler: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scheduler_tick.py
+
+# The tick of 1,000 due tasks with `overlap: skip` against `allow`, in one run.
+bench-overlap: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scheduler_tick.py --overlap
 
 bench-executor: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/executor_throughput.py

@@ -6,6 +6,7 @@ Runs, in one process and one run (ratios are what count on a noisy machine):
   (c) the per-task N+1 form (one INSERT and one UPDATE per task, one transaction);
   (d) the naive batched form (VALUES insert with every column, UPDATE ... CASE).
 Each over --ticks ticks (default 30) on a table that also holds --idle not-yet-due tasks.
+With --overlap, the same tasks' tick under each overlap policy instead (bench/overlap_tick.py).
 
     DATABASE_URL=mysql://root:@127.0.0.1:3306/scheduler python bench/scheduler_tick.py
 """
@@ -24,6 +25,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
+from bench import overlap_tick  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.report import Progress, table  # noqa: E402
 from jobs.models import Job  # noqa: E402
@@ -221,11 +223,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ticks", type=int, default=30)
     parser.add_argument("--idle", type=int, default=20000, help="not-yet-due tasks")
+    parser.add_argument(
+        "--overlap", action="store_true", help="the tick by overlap policy (bench/overlap_tick.py)"
+    )
     args = parser.parse_args()
     use_fresh_database("bench")
     tenant = Tenant.objects.create(name="bench")
     create_tasks(tenant, args.idle, due=False, start=1000)
     tasks = create_tasks(tenant, 1000, due=True, start=0)
+    if args.overlap:
+        print(machine_line())
+        overlap_tick.report(tasks, args.ticks)
+        return
     bare_tick, prepare = bare_sql_tick_factory(tasks)
     for n in range(args.ticks):
         base = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=37 * n)

@@ -17,10 +17,11 @@ from django.urls import path
 from console.actions import Step, apply_each
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
-from console.job_columns import WAITING, JobColumns
+from console.job_columns import JobColumns
 from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
 from jobs.models import Job, JobStatus
+from jobs.services import WAITING as CANCELLABLE
 from jobs.services import job_cancel, job_discard, job_retry
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action, require
 from tasks.models import Tenant
@@ -124,7 +125,7 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
         return {
             "attempts": attempts_for(job_id=job.id),
             "can_retry": operate and job.status == JobStatus.DEAD,
-            "can_cancel": operate and job.status in WAITING,
+            "can_cancel": operate and job.status in CANCELLABLE,
         }
 
     def retry_view(self, request: HttpRequest, object_id: str) -> HttpResponse:

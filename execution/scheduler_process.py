@@ -6,6 +6,7 @@ from django.db.utils import DatabaseError
 
 from execution.metrics import TICK_SECONDS
 from execution.runtime import LoopProcess
+from jobs.waiting import release_stranded
 from tasks.partitions import PartitionLeases
 from tasks.tick import TickResult, run_tick
 
@@ -26,6 +27,7 @@ class SchedulerProcess(LoopProcess):
         self.batch_size = batch_size
         self.lookahead_seconds = lookahead_seconds
         self.last_result: TickResult | None = None
+        self.released = 0
         self._lease_rows_ready = False
 
     def run_once(self) -> float:
@@ -44,12 +46,14 @@ class SchedulerProcess(LoopProcess):
             else self.leases.bucket_ranges(),
         )
         self.last_result = result
+        self.released = release_stranded()  # the backstop of tasks/overlap.py's buffered runs
         TICK_SECONDS.observe(result.duration_ms / 1000)
         self.logger.info(
-            "tick selected=%d jobs=%d completed=%d partitions=%d duration_ms=%.1f",
+            "tick selected=%d jobs=%d completed=%d released=%d partitions=%d duration_ms=%.1f",
             result.selected,
             result.jobs,
             result.completed,
+            self.released,
             len(owned),
             result.duration_ms,
         )

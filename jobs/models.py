@@ -13,9 +13,14 @@ class JobStatus(models.TextChoices):
     SUCCEEDED = "succeeded"
     DEAD = "dead"
     CANCELLED = "cancelled"
+    # A run of an `overlap: buffer_one` task made while an earlier run is unfinished: out of
+    # every reader's reach (its wake_at is NULL) until that run finishes (jobs/waiting.py).
+    WAITING = "waiting"
 
 
 FINISHED_STATUSES = (JobStatus.SUCCEEDED, JobStatus.DEAD, JobStatus.CANCELLED)
+# Every state before those: a run of the task that has not ended (tasks/overlap.py).
+UNFINISHED_STATUSES = (JobStatus.PENDING, JobStatus.HELD, JobStatus.RUNNING, JobStatus.WAITING)
 # How much of a response body each attempt keeps (the job keeps more of its last one).
 RESPONSE_HEAD_LIMIT = 256
 

@@ -18,9 +18,10 @@ from django.db.utils import OperationalError
 from jobs import queue_sql as q
 from jobs import wake_index
 from jobs.fair_share import interleave, plan_asks
-from jobs.models import JobStatus
+from jobs.models import FINISHED_STATUSES, JobStatus
 from jobs.queue_engine import queue_engine
 from jobs.statement_size import check_fits
+from jobs.waiting import release_after, release_jobs
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
 from tasks.critical_grant import demote_ungranted
 from tasks.models import CRITICAL_PRIORITY
@@ -258,7 +259,10 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
     check_fits(engine, cursor, rows)
-    return engine.record_results(cursor, rows, worker_id)
+    applied = engine.record_results(cursor, rows, worker_id)
+    if any(result.status in FINISHED_STATUSES for result in results):
+        release_after(cursor, rows)  # the buffered runs these results let go
+    return applied
 
 
 def exchange(
@@ -350,6 +354,13 @@ def outcome(
 
 
 def reconcile_expired_leases(*, batch_size: int = 1000) -> int:
-    """Return running jobs whose lease expired: pending while attempts remain, else dead."""
+    """Return running jobs whose lease expired: pending while attempts remain, else dead
+    (which lets a buffered run of its task go)."""
 
-    return in_write_transaction(lambda cursor: queue_engine().reconcile(cursor, batch_size))
+    def work(cursor) -> int:
+        settled = queue_engine().reconcile(cursor, batch_size)
+        if settled:
+            release_jobs(cursor, settled)
+        return len(settled)
+
+    return in_write_transaction(work)

@@ -35,8 +35,8 @@ class QueueEngine(Protocol):
         """Ids of a tenant's dead jobs below `before`, newest first, read from the wake
         index whatever the optimizer would pick."""
 
-    def reconcile(self, cursor, batch_size: int) -> int:
-        """running -> pending (or dead) where the lease expired."""
+    def reconcile(self, cursor, batch_size: int) -> list[str]:
+        """running -> pending (or dead) where the lease expired; the ids settled."""
 
     def parameter_limit(self, cursor) -> int:
         """The largest parameter this connection takes, in the units of parameter_bytes."""

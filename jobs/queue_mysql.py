@@ -197,13 +197,14 @@ class MySQLQueue(SameShapeSteps):
         cursor.execute(LOCK_EXPIRED, [json.dumps([str(row[0]) for row in found])])
         return [str(row[0]) for row in cursor.fetchall()]
 
-    def reconcile(self, cursor, batch_size: int) -> int:
-        ids = json.dumps(self.expired_leases(cursor, batch_size))
-        if ids == "[]":
-            return 0
+    def reconcile(self, cursor, batch_size: int) -> list[str]:
+        expired = self.expired_leases(cursor, batch_size)
+        if not expired:
+            return []
+        ids = json.dumps(expired)
         cursor.execute(EXPIRED_ATTEMPTS, [ids])
         cursor.execute(RECONCILE, [ids])
-        return cursor.rowcount
+        return expired
 
     def parameter_limit(self, cursor) -> int:
         # The session's copy: the server holds each connection to the value it began with.

@@ -149,11 +149,15 @@ class SQLiteQueue(SameShapeSteps):
         cursor.execute(HAND_BACK, [_now(), rows, worker_id])
         return cursor.rowcount
 
-    def reconcile(self, cursor, batch_size: int) -> int:
+    def reconcile(self, cursor, batch_size: int) -> list[str]:
         now = _now()
+        cursor.execute(EXPIRED, [now, batch_size])
+        expired = [row[0] for row in cursor.fetchall()]
+        if not expired:
+            return []
         cursor.execute(EXPIRED_ATTEMPTS, [now, batch_size])
         cursor.execute(RECONCILE, [now, now, now, now, batch_size])
-        return cursor.rowcount
+        return expired
 
     def parameter_limit(self, cursor) -> int:
         return connection.connection.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import uuid
 
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from jobs.models import Job, JobStatus
+from jobs.waiting import release_jobs
 from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
 from tasks.tenants import refuse_if_stopped
 
-WAITING = (JobStatus.PENDING, JobStatus.HELD)
+WAITING = (JobStatus.PENDING, JobStatus.HELD, JobStatus.WAITING)
 ERROR_LENGTH = Job._meta.get_field("error").max_length
 
 
@@ -50,14 +52,18 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     return Job.objects.get(id=job.id)
 
 
+@transaction.atomic
 def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
-    """pending (or held) -> cancelled."""
+    """pending (or held, or waiting) -> cancelled; a buffered run of the task may go."""
     job = _job_in_queue(tenant, job_id)
     now = timezone.now()
     updated = Job.objects.filter(id=job.id, tenant=tenant, status__in=WAITING).update(
         status=JobStatus.CANCELLED, finished_at=now, updated_at=now, error="cancelled"
     )
-    if not updated:
+    if updated:
+        with connection.cursor() as cursor:
+            release_jobs(cursor, [job.id])
+    else:
         raise Conflict(
             f"only a pending job can be cancelled; this one is {job.status}", code="not_pending"
         )

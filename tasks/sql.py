@@ -56,11 +56,12 @@ INSERT_JOBS_MYSQL = f"""
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
     updated_at)
-SELECT r.job_id, t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL}, 'pending', 0,
+SELECT r.job_id, t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL}, r.status, 0,
     t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (
     job_id CHAR(36) PATH '$[0]',
-    task_id CHAR(36) PATH '$[1]')) AS r
+    task_id CHAR(36) PATH '$[1]',
+    status VARCHAR(16) PATH '$[2]')) AS r
 STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
 ON DUPLICATE KEY UPDATE jobs.id = jobs.id
 """
@@ -69,7 +70,8 @@ INSERT_JOBS_SQLITE = f"""
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
     max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
     updated_at)
-SELECT r.value ->> '$[0]', t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL}, 'pending', 0,
+SELECT r.value ->> '$[0]', t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL},
+    r.value ->> '$[2]', 0,
     t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
 FROM json_each(%s) AS r
 JOIN tasks AS t ON t.id = r.value ->> '$[1]'
@@ -164,8 +166,9 @@ def _due_task(row: tuple) -> DueTask:
     )  # fmt: skip
 
 
-def insert_jobs(cursor, rows: list[tuple[str, str]], now: datetime) -> None:
-    """Insert a job for each (job_id, task_id) at the task's current next_run_at (read
+def insert_jobs(cursor, rows: list[tuple[str, str, str]], now: datetime) -> None:
+    """Insert a job for each (job_id, task_id, status: pending, or waiting for an earlier
+    run, tasks/overlap.py) at the task's current next_run_at (read
     before the advance, in the same transaction); an existing run is a no-op."""
     stamp = datetime_param(now)
     cursor.execute(dialect().insert_jobs, [stamp, stamp, json.dumps(rows)])

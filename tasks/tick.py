@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from scheduler_site.ids import new_id_text
 from scheduler_site.sqltools import datetime_param
-from tasks import misfire, sql
+from tasks import misfire, overlap, sql
 from tasks.dst_gap import with_dst_gap
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
@@ -83,7 +83,7 @@ def run_tick(
     horizon = now + timedelta(seconds=lookahead_seconds)
     with transaction.atomic(), connection.cursor() as cursor:
         due = _select_due(cursor, horizon, batch_size, bucket_ranges)
-        jobs, plans, completed = _plan(due, now)
+        jobs, plans, completed = _plan(due, now, overlap.busy_tasks(cursor, due))
         if jobs:
             sql.insert_jobs(cursor, jobs, now)
         if plans:
@@ -102,13 +102,17 @@ def _select_due(cursor, horizon, batch_size, bucket_ranges) -> list[sql.DueTask]
     )
 
 
-def _plan(due: list[sql.DueTask], now: datetime) -> tuple[list, list[RunPlan], int]:
+def _plan(
+    due: list[sql.DueTask], now: datetime, busy: dict[str, overlap.Busy] | None = None
+) -> tuple[list, list[RunPlan], int]:
     jobs, plans, completed = [], [], 0
     native_uuid = connection.features.has_native_uuid_field
     for task in due:
-        plan = with_dst_gap(task, limited(task, plan_task(task, now)))
+        # overlap before the run limit: a skipped run does not count toward max_runs
+        plan, job_status = overlap.with_overlap(plan_task(task, now), task, busy or {})
+        plan = with_dst_gap(task, limited(task, plan))
         if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
-            jobs.append((new_id_text(native_uuid), task.id))
+            jobs.append((new_id_text(native_uuid), task.id, job_status))
         plans.append(plan)
         completed += plan.status == TaskStatus.COMPLETED
     return jobs, plans, completed
