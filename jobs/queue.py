@@ -18,10 +18,10 @@ from django.db.utils import OperationalError
 from jobs import queue_sql as q
 from jobs import wake_index
 from jobs.fair_share import interleave, plan_asks
-from jobs.models import FINISHED_STATUSES, JobStatus
+from jobs.models import JobStatus
 from jobs.queue_engine import queue_engine
 from jobs.statement_size import check_fits
-from jobs.waiting import release_after, release_jobs
+from jobs.waiting import release_jobs
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
 from tasks.critical_grant import demote_ungranted
 from tasks.models import CRITICAL_PRIORITY
@@ -55,6 +55,8 @@ class ClaimedJob:
     # The secret before a rotation, while calls are still signed with it as well.
     previous_signing_secret: str | None = None
     run_now: bool = False  # asked for by hand: it goes out even while its task is paused
+    # Its task buffers one run behind it (overlap buffer_one): its end may release that run.
+    buffers: bool = False
 
 
 @dataclass(slots=True)
@@ -69,6 +71,7 @@ class JobResult:
     response_body: str | None = None
     duration_ms: int | None = None
     started_at: datetime | None = None  # of the attempt; None when there was none (a cancel)
+    releases: bool = False  # a finished run of a buffer_one task: its waiting run may go
 
     def as_row(self) -> list:
         return [
@@ -234,6 +237,7 @@ def _claimed(row) -> ClaimedJob:
         lease_expires_at=datetime_from_db(row[17]),
         previous_signing_secret=_still_signing(row[18], datetime_from_db(row[19])),
         run_now=bool(row[20]),
+        buffers=bool(row[21]),
     )
 
 
@@ -260,8 +264,9 @@ def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
     check_fits(engine, cursor, rows)
     applied = engine.record_results(cursor, rows, worker_id)
-    if any(result.status in FINISHED_STATUSES for result in results):
-        release_after(cursor, rows)  # the buffered runs these results let go
+    releasing = [result.key for result in results if result.releases]
+    if releasing:  # only buffer_one tasks' runs: nothing is asked of the rest's results
+        release_jobs(cursor, releasing)
     return applied
 
 
@@ -337,10 +342,11 @@ def outcome(
     **details,
 ) -> JobResult:
     """The result row of one attempt: succeeded, pending for a retry, or dead."""
-    if succeeded:
-        return JobResult(job.key, job.attempt, JobStatus.SUCCEEDED, finished_at=now, **details)
-    if job.attempt >= job.max_attempts:
-        return JobResult(job.key, job.attempt, JobStatus.DEAD, finished_at=now, **details)
+    if succeeded or job.attempt >= job.max_attempts:
+        status = JobStatus.SUCCEEDED if succeeded else JobStatus.DEAD
+        return JobResult(
+            job.key, job.attempt, status, finished_at=now, releases=job.buffers, **details
+        )
     delay = retry_delay(
         backoff_base_seconds=job.backoff_base_seconds, attempt=job.attempt, retry_after=retry_after
     )

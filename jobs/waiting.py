@@ -3,8 +3,9 @@
 A waiting job goes pending, due now (held if its task is paused, as a pause would have held
 it), in the same transaction as what finished the run before it: the executor's results,
 the reconciler's last death of a lease, a cancel. Each is one statement over the tasks of
-its batch, and reaches waiting rows through the wake index's status prefix, so a batch whose
-tasks buffer nothing reads one empty range per tenant. The scheduler's sweep releases any
+its batch, and reaches waiting rows through the wake index's status prefix. The executor
+asks it only for the finished runs of buffer_one tasks (the claim reads the task's policy),
+so the results of every other task cost nothing here. The scheduler's sweep releases any
 waiting job whose task has nothing unfinished left (a run that finished while the tick was
 making the buffered one, in two transactions neither of which could see the other's row).
 """

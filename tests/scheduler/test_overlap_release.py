@@ -3,9 +3,18 @@ executor's results, the reconciler's last death of a lease, a cancel, and the sw
 
 from datetime import UTC, datetime, timedelta
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from execution.scheduler_process import SchedulerProcess
 from jobs.models import Job
-from jobs.queue import JobResult, claim_jobs, reconcile_expired_leases, record_results
+from jobs.queue import (
+    JobResult,
+    claim_jobs,
+    outcome,
+    reconcile_expired_leases,
+    record_results,
+)
 from jobs.services import job_cancel, jobs_cancel_pending_for_task
 from jobs.waiting import release_stranded
 from tasks.models import Task
@@ -42,7 +51,11 @@ def expire_lease(job) -> None:
 
 
 def result(claimed, status: str, **fields) -> JobResult:
+    """The result row as the executor makes it (outcome() marks the finished runs of a
+    buffer_one task as releasing)."""
     now = datetime.now(UTC)
+    if status in ("succeeded", "dead"):
+        return outcome(claimed, succeeded=status == "succeeded", now=now, started_at=now)
     return JobResult(claimed.key, claimed.attempt, status, started_at=now, **fields)
 
 
@@ -143,3 +156,12 @@ def test_the_scheduler_process_sweeps_on_every_tick(add_task):
     process = SchedulerProcess(leases=PartitionLeases.from_settings("sweeper"))
     process.run_once()
     assert process.released == 1 and status_of(second) == "pending"
+
+
+def test_results_of_tasks_that_buffer_nothing_ask_no_release(add_task, make_job):
+    other = make_job("https://93.184.216.34/hook")
+    claimed = claim_jobs(worker_id="w3", critical_limit=10, normal_limit=10, lookahead_seconds=0)
+    (mine,) = [c for c in claimed.jobs if str(c.id) == str(other.id)]
+    with CaptureQueriesContext(connection) as queries:
+        record_results(worker_id="w3", results=[result(mine, "succeeded")])
+    assert not [q for q in queries.captured_queries if "waiting" in q["sql"]]
