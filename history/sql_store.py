@@ -5,8 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from django.db import DatabaseError, connection
-from django.db.models import Q
+from django.db import DatabaseError
 
 from history import sql_skips
 from history.models import JobHistory
@@ -17,12 +16,9 @@ from history.records import (
     attempts_from_json,
     attempts_to_json,
 )
+from history.sql_rows import newest_first, purge_batch, upsert
 
 COLUMNS = [name for name in HistoryRecord.field_names() if name != "id"] + ["attempts"]
-
-
-def _names_conflict_target() -> bool:
-    return connection.features.supports_update_conflicts_with_target
 
 
 def _record(row: JobHistory) -> HistoryRecord:
@@ -42,15 +38,7 @@ class SqlHistoryStore:
     purge_skips = staticmethod(sql_skips.purge_skips)
 
     def write(self, records: list[HistoryRecord]) -> None:
-        rows = [_row(record) for record in records]
-        # MySQL upserts on any unique key; SQLite needs the conflict target named.
-        target = {"unique_fields": ["id"]} if _names_conflict_target() else {}
-        try:
-            JobHistory.objects.bulk_create(
-                rows, update_conflicts=True, update_fields=[*COLUMNS, "archived_at"], **target
-            )
-        except DatabaseError as exc:
-            raise HistoryUnavailable(f"history write failed: {exc}") from exc
+        upsert(JobHistory, [_row(record) for record in records], [*COLUMNS, "archived_at"])
 
     def get(self, *, tenant_id: uuid.UUID, job_id: uuid.UUID) -> HistoryRecord | None:
         try:
@@ -63,25 +51,9 @@ class SqlHistoryStore:
         self, *, tenant_id: uuid.UUID, task_id: uuid.UUID, before: RunCursor | None, limit: int
     ) -> list[HistoryRecord]:
         query = JobHistory.objects.filter(tenant_id=tenant_id, task_id=task_id)
-        if before is not None:
-            query = query.filter(
-                Q(scheduled_at__lt=before.scheduled_at)
-                | Q(scheduled_at=before.scheduled_at, id__lt=before.job_id)
-            )
-        try:
-            rows = list(query.order_by("-scheduled_at", "-id")[:limit])
-        except DatabaseError as exc:
-            raise HistoryUnavailable(f"history read failed: {exc}") from exc
-        return [_record(row) for row in rows]
+        cursor = before.key() if before is not None else None
+        return [_record(row) for row in newest_first(query, "scheduled_at", cursor, limit)]
 
     def purge(self, *, archived_before: datetime, batch_size: int) -> int:
         """Delete rows past the retention, one bounded batch at a time."""
-        ids = list(
-            JobHistory.objects.filter(archived_at__lt=archived_before)
-            .order_by("archived_at")
-            .values_list("id", flat=True)[:batch_size]
-        )
-        if not ids:
-            return 0
-        deleted, _ = JobHistory.objects.filter(id__in=ids).delete()
-        return deleted
+        return purge_batch(JobHistory, archived_before, batch_size)

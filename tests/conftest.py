@@ -82,6 +82,23 @@ def cassandra_node() -> tuple[list[str], int]:
     return CASSANDRA_HOSTS, CASSANDRA_PORT
 
 
+@pytest.fixture
+def unreachable_cassandra(settings, cassandra_node):
+    """The history on a Cassandra that refuses every connection (a real proxy, cut)."""
+    from history.stores import close_history_stores
+    from tests.tcp_proxy import TcpProxy
+
+    proxy = TcpProxy(cassandra_node[0][0], cassandra_node[1])
+    proxy.cut()
+    settings.HISTORY_BACKEND = "cassandra"
+    settings.CASSANDRA_HOSTS = ["127.0.0.1"]
+    settings.CASSANDRA_PORT = proxy.port
+    close_history_stores()
+    yield proxy
+    close_history_stores()
+    proxy.close()
+
+
 @pytest.fixture(scope="session")
 def cassandra_store(cassandra_node):
     """A history store in a keyspace of its own for this test session, dropped at the end.

@@ -10,7 +10,6 @@ from history.stores import close_history_stores
 from jobs.archive import archive_batch
 from jobs.models import Job
 from tests.api.test_task_backfill import backfill, past_minutes, runs_of
-from tests.tcp_proxy import TcpProxy
 
 
 def finish_long_ago(jobs: list[Job]) -> None:
@@ -57,21 +56,9 @@ def test_archived_runs_outside_the_range_do_not_count(api, make_task):
     assert response.json() == {"made": 0, "existing": 2, "instants": 2}
 
 
-@pytest.fixture
-def history_down(settings, cassandra_node):
-    """The history on a Cassandra that refuses every connection (the real driver)."""
-    proxy = TcpProxy(cassandra_node[0][0], cassandra_node[1])
-    proxy.cut()
-    settings.HISTORY_BACKEND = "cassandra"
-    settings.CASSANDRA_HOSTS = ["127.0.0.1"]
-    settings.CASSANDRA_PORT = proxy.port
-    close_history_stores()
-    yield proxy
-    close_history_stores()
-    proxy.close()
-
-
-def test_without_the_history_a_backfill_is_503_and_makes_nothing(api, make_task, history_down):
+def test_without_the_history_a_backfill_is_503_and_makes_nothing(
+    api, make_task, unreachable_cassandra
+):
     task = make_task(cron="* * * * *")
     response = backfill(api, task["id"], *past_minutes(3))
     assert response.status_code == 503, response.content
@@ -80,7 +67,9 @@ def test_without_the_history_a_backfill_is_503_and_makes_nothing(api, make_task,
     assert not runs_of(task["id"])
 
 
-def test_a_backfill_the_history_refused_costs_no_creation(api, make_task, tenant, history_down):
+def test_a_backfill_the_history_refused_costs_no_creation(
+    api, make_task, tenant, unreachable_cassandra
+):
     task = make_task(cron="* * * * *")
     tenant.create_rate, tenant.create_burst = 1, 1
     tenant.save()

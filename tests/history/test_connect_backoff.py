@@ -6,22 +6,8 @@ import time
 import pytest
 
 from history.records import HistoryUnavailable
-from history.stores import close_history_stores, history_store
+from history.stores import history_store
 from tests.processes import wait_until
-from tests.tcp_proxy import TcpProxy
-
-
-@pytest.fixture
-def unreachable_cassandra(settings, cassandra_node):
-    proxy = TcpProxy(cassandra_node[0][0], cassandra_node[1])
-    proxy.cut()
-    settings.HISTORY_BACKEND = "cassandra"
-    settings.CASSANDRA_HOSTS = ["127.0.0.1"]
-    settings.CASSANDRA_PORT = proxy.port
-    close_history_stores()
-    yield proxy
-    close_history_stores()
-    proxy.close()
 
 
 def test_a_failed_connect_is_remembered_for_the_backoff(unreachable_cassandra):
