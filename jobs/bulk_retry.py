@@ -8,12 +8,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.db import transaction
 from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from jobs.models import Job, JobStatus
 from tasks.models import Task, TaskStatus, Tenant
+from tasks.overlap_floor import forget_overlap_floor
 
 # Why a job was left dead, as the summary names it.
 REFUSALS = {
@@ -76,6 +78,13 @@ def _put_back(job_ids: list[uuid.UUID]) -> int:
         return 0
     budget = Task.objects.filter(id=OuterRef("task_id")).values("max_attempts")[:1]
     now = timezone.now()
+    with transaction.atomic():
+        tasks = Job.objects.filter(id__in=job_ids).values_list("task_id", flat=True).distinct()
+        forget_overlap_floor(tasks)  # unfinished again, before the tick's floor
+        return _revive(job_ids, budget, now)
+
+
+def _revive(job_ids: list[uuid.UUID], budget, now) -> int:
     return Job.objects.filter(id__in=job_ids, status=JobStatus.DEAD).update(
         status=JobStatus.PENDING,
         max_attempts=F("attempt") + Coalesce(NullIf(Subquery(budget), 0), F("max_attempts")),

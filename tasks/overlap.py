@@ -6,18 +6,23 @@ moment the earlier run finishes), else skips it too. In every case next_run_at a
 the schedule says: a skip never holds the schedule back.
 
 The tick asks once for all its due tasks whose policy is not `allow` (none: no statement),
-through the run key's task_id prefix. Only unfinished rows are wanted, but a task's finished
-jobs stay in the table until archived: the status test is made on the rows the key finds.
+through the run key (task_id, scheduled_at). Only unfinished rows are wanted, but a task's
+finished jobs stay in the table until archived (a minute cron keeps about 60) and the key
+has no status: so each task is read from its `overlap_floor` on, the instant before which
+none of its jobs is unfinished, which the tick moves up as its runs finish
+(tasks/overlap_floor.py). A task is then read in one or two rows, whatever it keeps.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.db import connection
 
 from jobs.models import JobStatus
+from scheduler_site.sqltools import datetime_from_db, datetime_param
 from tasks import sql
 from tasks.models import OverlapPolicy, SkipReason
 from tasks.skip_ledger import Skip
@@ -30,37 +35,63 @@ UNFINISHED_SQL = "'pending', 'held', 'running', 'waiting'"
 # The unfinished jobs of the given tasks (a few per busy task; none for most), ungrouped:
 # a GROUP BY cost a temporary table and a sort on every tick for nothing.
 BUSY_MYSQL = f"""
-SELECT j.task_id, j.status
-FROM JSON_TABLE(%s, '$[*]' COLUMNS (task_id CHAR(36) PATH '$')) AS r
-STRAIGHT_JOIN jobs AS j FORCE INDEX (jobs_task_run_uniq) ON j.task_id = r.task_id
+SELECT j.task_id, j.status, j.scheduled_at
+FROM JSON_TABLE(%s, '$[*]' COLUMNS (
+    task_id CHAR(36) PATH '$[0]',
+    floor DATETIME(6) PATH '$[1]')) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (jobs_task_run_uniq)
+    ON j.task_id = r.task_id AND j.scheduled_at >= r.floor
 WHERE j.status IN ({UNFINISHED_SQL})
 """
 
 BUSY_SQLITE = f"""
-SELECT j.task_id, j.status
+SELECT j.task_id, j.status, j.scheduled_at
 FROM json_each(%s) AS r
-JOIN jobs AS j ON j.task_id = r.value
+JOIN jobs AS j ON j.task_id = r.value ->> '$[0]' AND j.scheduled_at >= r.value ->> '$[1]'
 WHERE j.status IN ({UNFINISHED_SQL})
 """
+
+# A task whose floor is not known is read whole (once: the tick then sets it).
+NO_FLOOR = "0001-01-01 00:00:00"
 
 
 class Busy(NamedTuple):
     """What the tick knows of a task's unfinished runs."""
 
     waiting: bool  # one of them is a buffered run
+    oldest: datetime  # the earliest scheduled of them
 
 
 def busy_tasks(cursor, due: list[sql.DueTask]) -> dict[str, Busy]:
     """The due tasks (of a policy other than allow) that have an unfinished run, by id."""
-    ids = [task.id for task in due if task.overlap != OverlapPolicy.ALLOW]
-    if not ids:
+    rows = [
+        (task.id, datetime_param(task.overlap_floor) if task.overlap_floor else NO_FLOOR)
+        for task in due
+        if task.overlap != OverlapPolicy.ALLOW
+    ]
+    if not rows:
         return {}
     statement = BUSY_MYSQL if connection.vendor == "mysql" else BUSY_SQLITE
-    cursor.execute(statement, [json.dumps(ids)])
+    cursor.execute(statement, [json.dumps(rows)])
     busy: dict[str, Busy] = {}
-    for task_id, status in cursor.fetchall():
-        busy[task_id] = Busy(busy.get(task_id, Busy(False)).waiting or status == JobStatus.WAITING)
+    for task_id, status, scheduled_at in cursor.fetchall():
+        scheduled_at = datetime_from_db(scheduled_at)
+        known = busy.get(task_id)
+        if known is None:
+            busy[task_id] = Busy(status == JobStatus.WAITING, scheduled_at)
+        else:
+            waiting = known.waiting or status == JobStatus.WAITING
+            busy[task_id] = Busy(waiting, min(known.oldest, scheduled_at))
     return busy
+
+
+def floor_after(task: sql.DueTask, busy: dict[str, Busy]) -> datetime | None:
+    """The task's overlap_floor after this tick: its oldest unfinished run, or, with none,
+    the run due now (the tick makes every later run after it); not kept under allow."""
+    if task.overlap == OverlapPolicy.ALLOW:
+        return None
+    found = busy.get(task.id)
+    return found.oldest if found is not None else task.next_run_at
 
 
 def with_overlap(plan: RunPlan, task: sql.DueTask, busy: dict[str, Busy]) -> tuple[RunPlan, str]:

@@ -32,11 +32,12 @@ class DueTask:
     overlap: str
     open_skip_id: str | None
     open_skip_reason: str | None
+    overlap_floor: datetime | None = None
 
 
 DUE_COLUMNS = (
     "id, cron, timezone, next_run_at, misfire_policy, interval_seconds, ends_at, max_runs,"
-    " runs_made, overlap, open_skip_id, open_skip_reason, priority"
+    " runs_made, overlap, open_skip_id, open_skip_reason, overlap_floor, priority"
 )
 
 
@@ -89,11 +90,12 @@ UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
     runs INT PATH '$[3]',
     skips BIGINT PATH '$[4]',
     skip_id CHAR(36) PATH '$[5]',
-    skip_reason VARCHAR(16) PATH '$[6]')) AS r
+    skip_reason VARCHAR(16) PATH '$[6]',
+    overlap_floor DATETIME(6) PATH '$[7]')) AS r
 STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
 SET t.next_run_at = r.next_run_at, t.status = r.status, t.runs_made = t.runs_made + r.runs,
     t.skipped_runs = t.skipped_runs + r.skips, t.open_skip_id = r.skip_id,
-    t.open_skip_reason = r.skip_reason
+    t.open_skip_reason = r.skip_reason, t.overlap_floor = r.overlap_floor
 """
 
 ADVANCE_TASKS_SQLITE = """
@@ -101,7 +103,8 @@ UPDATE tasks
 SET next_run_at = r.value ->> '$[1]', status = r.value ->> '$[2]',
     runs_made = runs_made + (r.value ->> '$[3]'),
     skipped_runs = skipped_runs + (r.value ->> '$[4]'),
-    open_skip_id = r.value ->> '$[5]', open_skip_reason = r.value ->> '$[6]'
+    open_skip_id = r.value ->> '$[5]', open_skip_reason = r.value ->> '$[6]',
+    overlap_floor = r.value ->> '$[7]'
 FROM json_each(%s) AS r
 WHERE tasks.id = r.value ->> '$[0]'
 """
@@ -163,6 +166,7 @@ def _due_task(row: tuple) -> DueTask:
     return DueTask(
         row[0], row[1], row[2], datetime_from_db(row[3]), row[4], row[5],
         datetime_from_db(row[6]), row[7], row[8], row[9], row[10], row[11],
+        datetime_from_db(row[12]),
     )  # fmt: skip
 
 
@@ -184,6 +188,7 @@ class Advance(NamedTuple):
     skips: int = 0
     open_skip_id: str | None = None
     open_skip_reason: str | None = None
+    overlap_floor: str | None = None  # datetime_param text; null: not known
 
 
 def advance_tasks(cursor, rows: list[Advance]) -> None:

@@ -83,11 +83,12 @@ def run_tick(
     horizon = now + timedelta(seconds=lookahead_seconds)
     with transaction.atomic(), connection.cursor() as cursor:
         due = _select_due(cursor, horizon, batch_size, bucket_ranges)
-        jobs, plans, completed = _plan(due, now, overlap.busy_tasks(cursor, due))
+        busy = overlap.busy_tasks(cursor, due)
+        jobs, plans, completed = _plan(due, now, busy)
         if jobs:
             sql.insert_jobs(cursor, jobs, now)
         if plans:
-            sql.advance_tasks(cursor, _advances(cursor, due, plans, now))
+            sql.advance_tasks(cursor, _advances(cursor, due, plans, now, busy))
     duration_ms = (time.perf_counter() - started) * 1000
     return TickResult(len(due), len(jobs), completed, duration_ms)
 
@@ -119,7 +120,11 @@ def _plan(
 
 
 def _advances(
-    cursor, due: list[sql.DueTask], plans: list[RunPlan], now: datetime
+    cursor,
+    due: list[sql.DueTask],
+    plans: list[RunPlan],
+    now: datetime,
+    busy: dict[str, overlap.Busy] | None = None,
 ) -> list[sql.Advance]:
     """Each task's step, after the ledger took its skips (a run made closes the entry)."""
     skips = [skip for plan in plans for skip in plan.skips]
@@ -138,5 +143,16 @@ def _advances(
         entry = open_entries.get(task.id) or (closed if made else still_open)
         next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
         skipped = sum(skip.count for skip in plan.skips)
-        advances.append(sql.Advance(task.id, next_run, plan.status, int(made), skipped, *entry))
+        floor = overlap.floor_after(task, busy or {})
+        advances.append(
+            sql.Advance(
+                task.id,
+                next_run,
+                plan.status,
+                int(made),
+                skipped,
+                *entry,
+                datetime_param(floor) if floor else None,
+            )  # fmt: skip
+        )
     return advances
