@@ -1,13 +1,14 @@
 """Releasing a buffered run (`waiting`, tasks/overlap.py) once its task has nothing unfinished.
 
-A waiting job goes pending, due now (held if its task is paused, as a pause would have held
-it), in the same transaction as what finished the run before it: the executor's results,
-the reconciler's last death of a lease, a cancel. Each is one statement over the tasks of
-its batch, and reaches waiting rows through the wake index's status prefix. The executor
-asks it only for the finished runs of buffer_one tasks (the claim reads the task's policy),
-so the results of every other task cost nothing here. The scheduler's sweep releases any
-waiting job whose task has nothing unfinished left (a run that finished while the tick was
-making the buffered one, in two transactions neither of which could see the other's row).
+A waiting job goes pending, due now but never before its own instant (held if its task is
+paused, as a pause would have held it), in the same transaction as what finished the run
+before it: the executor's results, the reconciler's last death of a lease, a cancel. Each
+is one statement over the tasks of its batch, and reaches waiting rows through the wake
+index's status prefix. The executor asks it only for the finished runs of buffer_one tasks
+(the claim reads the task's policy), so the results of every other task cost nothing here.
+The scheduler's sweep releases any waiting job whose task has nothing unfinished left (a
+run that finished while the tick was making the buffered one, in two transactions neither
+of which could see the other's row).
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ UPDATE (
 STRAIGHT_JOIN jobs AS w FORCE INDEX (jobs_wake_idx)
     ON w.status = 'waiting' AND w.priority IN ({PRIORITIES}) AND w.tenant_id = b.tenant_id
 STRAIGHT_JOIN tasks AS t FORCE INDEX (PRIMARY) ON t.id = w.task_id
-SET w.status = IF(t.status = 'paused', 'held', 'pending'), w.next_attempt_at = NOW(6),
-    w.updated_at = NOW(6)
+SET w.status = IF(t.status = 'paused', 'held', 'pending'),
+    w.next_attempt_at = GREATEST(w.scheduled_at, NOW(6)), w.updated_at = NOW(6)
 WHERE t.status <> 'deleted'
     AND w.task_id IN (
         SELECT k.task_id FROM {BATCH_MYSQL} AS q
@@ -51,8 +52,8 @@ WHERE t.status <> 'deleted'
 SWEEP_MYSQL = f"""
 UPDATE jobs AS w FORCE INDEX (jobs_wake_idx)
 STRAIGHT_JOIN tasks AS t FORCE INDEX (PRIMARY) ON t.id = w.task_id
-SET w.status = IF(t.status = 'paused', 'held', 'pending'), w.next_attempt_at = NOW(6),
-    w.updated_at = NOW(6)
+SET w.status = IF(t.status = 'paused', 'held', 'pending'),
+    w.next_attempt_at = GREATEST(w.scheduled_at, NOW(6)), w.updated_at = NOW(6)
 WHERE w.status = 'waiting' AND t.status <> 'deleted'
     AND 0 = ({NOTHING_BEFORE_IT})
 """
@@ -62,7 +63,7 @@ TASK_STATUS_SQLITE = "(SELECT status FROM tasks WHERE tasks.id = jobs.task_id)"
 SWEEP_SQLITE = f"""
 UPDATE jobs
 SET status = CASE WHEN {TASK_STATUS_SQLITE} = 'paused' THEN 'held' ELSE 'pending' END,
-    next_attempt_at = %s, updated_at = %s
+    next_attempt_at = MAX(scheduled_at, %s), updated_at = %s
 WHERE status = 'waiting' AND {TASK_STATUS_SQLITE} <> 'deleted'
     AND NOT EXISTS (
         SELECT 1 FROM jobs AS u WHERE u.task_id = jobs.task_id AND u.status IN ({BEFORE_IT}))

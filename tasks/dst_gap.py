@@ -15,11 +15,14 @@ Plan = TypeVar("Plan")  # tasks.tick.RunPlan (a NamedTuple with skips)
 
 
 def with_dst_gap(task: sql.DueTask, plan: Plan) -> Plan:
-    made = plan.scheduled_at
-    if made is None or not task.cron or task.timezone == "UTC":
+    """The run due now, whether made or skipped for overlap (one skip for the run, the
+    other wall times it stood for as dst_gap)."""
+    overlapped = any(skip.reason == SkipReason.OVERLAP for skip in plan.skips)
+    due = plan.scheduled_at or (task.next_run_at if overlapped else None)
+    if due is None or not task.cron or task.timezone == "UTC":
         return plan
-    collapsed = schedule.collapsed_into(due_schedule(task).cron, task.timezone, made)
+    collapsed = schedule.collapsed_into(due_schedule(task).cron, task.timezone, due)
     if collapsed < 2:
         return plan
-    skip = Skip(task.id, SkipReason.DST_GAP, made, made, collapsed - 1)
+    skip = Skip(task.id, SkipReason.DST_GAP, due, due, collapsed - 1)
     return plan._replace(skips=(*plan.skips, skip))

@@ -62,6 +62,13 @@ class Busy(NamedTuple):
     oldest: datetime  # the earliest scheduled of them
 
 
+def decided_now(due: list[sql.DueTask], now: datetime) -> list[sql.DueTask]:
+    """The due tasks the tick plans now: a skip or buffer_one run is judged when it is due,
+    not in the lookahead before it (the run before it may still be about to start); it
+    stays locked and unchanged until a tick at or after its instant."""
+    return [task for task in due if task.overlap == OverlapPolicy.ALLOW or task.next_run_at <= now]
+
+
 def busy_tasks(cursor, due: list[sql.DueTask]) -> dict[str, Busy]:
     """The due tasks (of a policy other than allow) that have an unfinished run, by id."""
     rows = [

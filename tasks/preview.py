@@ -49,7 +49,10 @@ def preview_schedule(
     runs: list[PreviewRun] = []
     run = _next(steps, now)
     while run is not None and len(runs) < limit:
-        runs.append(_marked(run, cron, timezone))
+        try:
+            runs.append(_marked(run, cron, timezone))
+        except (OverflowError, ValueError):  # its local time is past year 9999: the end
+            break
         run = _next(steps, run)
     return runs
 

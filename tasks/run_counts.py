@@ -16,6 +16,7 @@ from tasks import schedule
 from tasks.timing import ONE_MICROSECOND, Schedule
 
 ONE_DAY = timedelta(days=1)
+ONE_SECOND = timedelta(seconds=1)
 HALF_DAY = timedelta(hours=12)
 
 
@@ -71,10 +72,12 @@ def _midnight(day: date, zone) -> datetime:
 
 
 def _steady(day_start: datetime, day_end: datetime, zone) -> bool:
-    """No UTC-offset change inside the day: 24 hours long, one offset at both ends and noon."""
+    """No UTC-offset change inside the day nor at its start: 24 hours long, one offset just
+    before it, at both ends and at noon (a change at midnight, as Pacific/Apia skipping a
+    whole day, puts a gap's run at the day's start)."""
     if day_end - day_start != ONE_DAY:
         return False
-    moments = (day_start, day_start + HALF_DAY, day_end)
+    moments = (day_start - ONE_SECOND, day_start, day_start + HALF_DAY, day_end)
     offsets = {moment.astimezone(zone).utcoffset() for moment in moments}
     return len(offsets) == 1
 

@@ -415,9 +415,11 @@ def gap_wall_times(expression: str, timezone: str, instant: datetime) -> tuple[d
 
 @lru_cache(maxsize=65536)
 def collapsed_into(expression: str, timezone: str, instant: datetime) -> int:
-    """How many wall-clock times the run at `instant` stands for when a spring-forward gap
-    collapsed them into it (0 when it ends no gap; a 1 is a time moved to the gap end)."""
-    if timezone == "UTC":
+    """How many wall-clock times of a fixed-hour expression the run at `instant` stands for
+    when a spring-forward gap collapsed them into it (0 when it ends no gap; a 1 is a time
+    moved to the gap end). A wildcard or step hour runs in elapsed time, where the gap loses
+    nothing (`* * * * *` runs at 00:59 and 01:00 UTC in Madrid): 0 as well."""
+    if timezone == "UTC" or parse_cron(expression).elapsed_hours:
         return 0
     return len(gap_wall_times(expression, timezone, instant))
 

@@ -23,7 +23,7 @@ from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule, schedule_rules
 from tasks.host_lookups import HostLookups
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
-from tasks.paused_runs import record_paused_runs
+from tasks.paused_runs import paused_so_far, record_paused_runs, record_runs_paused_so_far
 from tasks.quotas import check_task_quota
 from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
@@ -288,12 +288,14 @@ def task_update(
     if "priority" in changes:
         _check_priority(values, tenant)
     schedule_before = _schedule_of(task)
+    missed_while_paused = paused_so_far(task, timezone.now())  # by the schedule it had
     for field, value in values.items():
         setattr(task, field, value)
     fields = list(EDITABLE_FIELDS)
     if _schedule_of(task) != schedule_before:
         was_finished = task.status == TaskStatus.COMPLETED
         _reschedule(task)
+        fields += record_runs_paused_so_far(task, missed_while_paused, timezone.now())
         if was_finished and task.status in RUNNING:
             check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]

@@ -38,7 +38,9 @@ def resumed_run(task: Task, now: datetime) -> tuple[datetime | None, Skip | None
         if missed is None or missed.count == 1:
             return due, None
         return missed.last, _skip(task, runs_in(plan, due, missed.last))
-    start = replay_start(plan, due, now, settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS)
+    # The cap counts back from the last run the window had, not from now past its end.
+    last = min(now, plan.ends_at - ONE_MICROSECOND) if plan.ends_at else now
+    start = replay_start(plan, due, last, settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS)
     return start, _skip(task, runs_in(plan, due, start))
 
 

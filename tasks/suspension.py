@@ -67,7 +67,8 @@ def _resume_rows(cursor, batch: list[Task], now: datetime) -> list[sql.Advance]:
         next_param = datetime_param(next_run) if next_run else None
         entry = entries.get(task_id) or before[task_id]
         skipped = skip.count if skip else 0
-        rows.append(sql.Advance(task_id, next_param, TaskStatus.ACTIVE, 0, skipped, *entry))
+        status = TaskStatus.ACTIVE if next_run else TaskStatus.COMPLETED  # its window ended
+        rows.append(sql.Advance(task_id, next_param, status, 0, skipped, *entry))
     return rows
 
 

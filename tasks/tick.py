@@ -82,7 +82,7 @@ def run_tick(
     now = now or timezone.now()
     horizon = now + timedelta(seconds=lookahead_seconds)
     with transaction.atomic(), connection.cursor() as cursor:
-        due = _select_due(cursor, horizon, batch_size, bucket_ranges)
+        due = overlap.decided_now(_select_due(cursor, horizon, batch_size, bucket_ranges), now)
         busy = overlap.busy_tasks(cursor, due)
         jobs, plans, completed = _plan(due, now, busy)
         if jobs:

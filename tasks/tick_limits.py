@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from scheduler_site.sqltools import uuid_from_db
 from tasks import schedule, sql
-from tasks.models import TaskStatus
+from tasks.models import SkipReason, TaskStatus
 from tasks.timing import Schedule
 
 if TYPE_CHECKING:  # the tick imports this module
@@ -35,7 +35,10 @@ def limited(task: sql.DueTask, plan: RunPlan) -> RunPlan:
     if task.max_runs is not None:
         made = task.runs_made + (plan.scheduled_at is not None)
         if made >= task.max_runs:
-            plan = plan._replace(next_run_at=None)
+            # The runs a misfire dropped after this one would never have been made: the
+            # limit ends the schedule here.
+            kept = tuple(skip for skip in plan.skips if skip.reason != SkipReason.MISFIRE)
+            plan = plan._replace(next_run_at=None, skips=kept)
     if plan.next_run_at is None:
         return plan._replace(status=TaskStatus.COMPLETED)
     return plan

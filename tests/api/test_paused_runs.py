@@ -51,3 +51,17 @@ def test_pauses_without_a_run_between_them_are_one_entry(add_task):
     (entry,) = SkippedRun.objects.filter(task_id=task.id)
     assert (entry.count, entry.last_scheduled_at) == (120, paused_at + timedelta(minutes=119))
     assert Task.objects.get(id=task.id).skipped_runs == 120
+
+
+def test_a_schedule_edit_while_paused_keeps_the_runs_missed_before_it(api, add_task):
+    paused_at_run = a_minute(datetime.now(UTC)) - timedelta(hours=5)
+    task = add_task(status="paused", next_run_at=paused_at_run)
+    response = api.patch(
+        f"/v1/tasks/{task.id}", {"max_runs": 100_000}, format="json",
+        HTTP_IF_MATCH=f'"{task.version}"',
+    )  # fmt: skip
+    assert response.status_code == 200, response.content
+    resume(api, Task.objects.get(id=task.id))
+    (entry,) = SkippedRun.objects.filter(task_id=task.id)
+    assert entry.reason == "paused" and entry.first_scheduled_at == paused_at_run
+    assert entry.count >= 300  # five hours of minutes, the edit's included

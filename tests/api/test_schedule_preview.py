@@ -143,6 +143,11 @@ def test_bad_schedule_fields_are_a_400_naming_the_field(api, field, body):
             "starts_at": "9999-12-31T23:58:00Z",
         },
         {"interval_seconds": 31_536_000, "starts_at": "9999-12-31T23:58:00Z"},
+        {
+            "interval_seconds": 3600,
+            "timezone": "Pacific/Kiritimati",
+            "starts_at": "9999-12-31T12:00:00Z",
+        },
     ],
 )
 def test_runs_stop_at_the_end_of_the_calendar(api, body):

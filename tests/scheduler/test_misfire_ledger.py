@@ -63,3 +63,14 @@ def test_the_run_made_by_run_once_closes_the_entry_before_its_drops(add_task):
     run_tick(now=NOW)  # a second one, with a run made between the two
     counts = sorted((e.first_scheduled_at, e.count) for e in entries_of(task))
     assert [count for _, count in counts] == [6, 4]  # not one entry of 10
+
+
+def test_run_once_reaching_max_runs_records_no_misfire_for_runs_past_the_limit(add_task):
+    task = add_task(
+        cron="* * * * *", misfire_policy="run_once", max_runs=5, runs_made=4,
+        next_run_at=NOW.replace(second=0) - timedelta(minutes=100),
+    )  # fmt: skip
+    run_tick(now=NOW)
+    stored = Task.objects.get(id=task.id)
+    assert stored.status == "completed" and stored.runs_made == 5
+    assert not SkippedRun.objects.filter(task_id=task.id).exists()

@@ -132,3 +132,17 @@ def test_a_tick_of_allow_tasks_asks_nothing(add_task):
     with CaptureQueriesContext(connection) as queries:
         run_tick(now=NOW)
     assert overlap_reads(queries.captured_queries) == []
+
+
+def test_a_skip_run_in_the_lookahead_is_judged_when_it_is_due(add_task):
+    task = add_task(overlap="skip", next_run_at=NOW + timedelta(seconds=3))
+    Job.objects.create(
+        tenant=task.tenant,
+        task=task,
+        status="pending",
+        scheduled_at=NOW + timedelta(seconds=1),
+        next_attempt_at=NOW + timedelta(seconds=1),
+    )  # fmt: skip  (the run before it, not yet due: not late, not overlapping)
+    assert run_tick(now=NOW, lookahead_seconds=5).jobs == 0
+    assert not SkippedRun.objects.filter(task_id=task.id).exists()
+    assert Task.objects.get(id=task.id).next_run_at == NOW + timedelta(seconds=3)

@@ -31,6 +31,7 @@ CASES = [
     ("15,45 1-3 * * 1-5", "Australia/Lord_Howe", at(2027, 3, 20), at(2027, 4, 20)),
     ("0 * * * *", "Australia/Sydney", at(2027, 9, 25), at(2027, 10, 10)),
     ("0 0 * * *", "Pacific/Apia", at(2011, 12, 25), at(2012, 1, 5)),
+    ("0 1-3/2 * * *", "Pacific/Apia", at(2011, 12, 27), at(2012, 1, 3)),  # the day it skipped
     ("0 12 1,15 * 0", "America/Santiago", at(2027, 1, 1), at(2027, 12, 31)),
     ("59 23 29 2 *", "UTC", at(2027, 1, 1), at(2033, 1, 1)),
 ]

@@ -83,3 +83,26 @@ def test_an_interval_task_with_run_all_records_the_runs_beyond_the_cap(add_task,
     resumed = Task.objects.get(id=task.id).next_run_at
     assert resumed == entry.last_scheduled_at + timedelta(seconds=90)
     assert resumed == THREE_HOURS_AGO + timedelta(seconds=90 * 111)
+
+
+def test_a_task_whose_window_ended_while_stopped_is_completed_at_the_resume(add_task, tenant):
+    task = add_task(
+        next_run_at=THREE_HOURS_AGO, misfire_policy="skip", ends_at=MINUTE - timedelta(hours=1)
+    )
+    stop_and_resume(tenant)
+    stored = Task.objects.get(id=task.id)
+    assert (stored.status, stored.next_run_at) == ("completed", None)
+
+
+def test_run_all_replays_the_cap_before_the_window_ended(add_task, tenant, settings):
+    settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS = 10
+    ends_at = MINUTE - timedelta(minutes=30)
+    task = add_task(next_run_at=MINUTE - timedelta(minutes=60), ends_at=ends_at)
+    stop_and_resume(tenant)
+    for _ in range(15):
+        run_tick(now=NOW)
+    made = Job.objects.filter(task=task).order_by("scheduled_at")
+    assert [job.scheduled_at for job in made] == [
+        ends_at - timedelta(minutes=n) for n in range(10, 0, -1)
+    ]
+    assert entry_of(task).count == 20
