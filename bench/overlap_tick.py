@@ -46,19 +46,19 @@ FROM tasks WHERE id IN (SELECT id FROM tasks WHERE name LIKE 'o%%')
 """
 
 
+REMEMBER_NEWEST = """
+UPDATE tasks AS t SET t.overlap_job_id = (
+    SELECT j.id FROM jobs AS j WHERE j.task_id = t.id ORDER BY j.scheduled_at DESC LIMIT 1)
+WHERE t.name = 'o'
+"""
+
+
 def setup(tasks: list[Task], base: datetime, policy: str, busy: bool, finished: int) -> None:
     """The variant's state: tasks due at `base` with its policy, its jobs, an empty ledger."""
     Job.objects.all().delete()
     SkippedRun.objects.all().delete()
-    # The floor as a running schedule keeps it: at its last run made (two minutes ago),
-    # the finished runs before it behind (tasks/overlap.py).
     Task.objects.filter(id__in=[t.id for t in tasks]).update(
-        status="active",
-        next_run_at=base,
-        overlap=policy,
-        open_skip_id=None,
-        open_skip_reason=None,
-        overlap_floor=base - timedelta(minutes=2),
+        status="active", next_run_at=base, overlap=policy, open_skip_id=None, open_skip_reason=None
     )
     rows = [("running", 1)] if busy else []
     rows += [("succeeded", minutes) for minutes in range(2, 2 + finished)]
@@ -67,6 +67,8 @@ def setup(tasks: list[Task], base: datetime, policy: str, busy: bool, finished: 
         for status, minutes in rows:
             params = [stamp, minutes, status, stamp, stamp, stamp, status, stamp, status, stamp]
             cursor.execute(ADD_JOBS, params)
+        # As a running schedule keeps it: each task remembers its newest run (tasks/overlap.py).
+        cursor.execute(REMEMBER_NEWEST)
     # The reset just deleted the previous variant's jobs of these very tasks: until InnoDB
     # purges them, each probe of the run key walks their delete-marked entries too, which
     # no production tick meets (measured: +40 ms on the skip tick, nothing on allow's).

@@ -30,7 +30,7 @@ from jobs.models import Job
 from scheduler_site.errors import Conflict, NotFound
 from scheduler_site.ids import new_id
 from tasks.models import Task, TaskStatus, Tenant
-from tasks.overlap_floor import forget_overlap_floor
+from tasks.overlap_job import forget_overlap_job
 from tasks.rate_limit import take_creation_token
 from tasks.tenants import refuse_if_stopped
 
@@ -92,5 +92,5 @@ def _insert(task: Task, instants: list[datetime]) -> int:
     rows = [(new_id(), at) for at in instants]
     with connection.cursor() as cursor:
         insert_backfill_jobs(cursor, task_id=task.id, rows=rows, now=timezone.now())
-    forget_overlap_floor([task.id])  # its runs are older than the tick's
+    forget_overlap_job([task.id])  # runs beside the one the tick remembers
     return Job.objects.filter(id__in=[job_id for job_id, _ in rows]).count()

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from jobs.models import Job, JobStatus
 from tasks.models import Task, TaskStatus, Tenant
-from tasks.overlap_floor import forget_overlap_floor
+from tasks.overlap_job import forget_overlap_job
 
 # Why a job was left dead, as the summary names it.
 REFUSALS = {
@@ -80,7 +80,7 @@ def _put_back(job_ids: list[uuid.UUID]) -> int:
     now = timezone.now()
     with transaction.atomic():
         tasks = Job.objects.filter(id__in=job_ids).values_list("task_id", flat=True).distinct()
-        forget_overlap_floor(tasks)  # unfinished again, before the tick's floor
+        forget_overlap_job(tasks)  # unfinished again beside the run the tick remembers
         return _revive(job_ids, budget, now)
 
 

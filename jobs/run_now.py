@@ -21,7 +21,7 @@ from jobs.selectors import job_get
 from scheduler_site.errors import Conflict, NotFound, Unprocessable
 from tasks.critical_grant import job_priority
 from tasks.models import Task, TaskStatus, Tenant
-from tasks.overlap_floor import forget_overlap_floor
+from tasks.overlap_job import forget_overlap_job
 from tasks.rate_limit import take_creation_token
 from tasks.tenants import refuse_if_stopped
 
@@ -73,7 +73,7 @@ def _create(tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None) -> 
     if task.status == TaskStatus.DELETED:
         raise Conflict("the task was deleted; it cannot run", code="task_deleted")
     job = insert_run(task, run_instant(timezone.now(), task))
-    forget_overlap_floor([task.id])
+    forget_overlap_job([task.id])
     if idempotency_key:
         RunNowKey.objects.create(
             tenant_id=tenant.id, idempotency_key=idempotency_key, task_id=task.id, job_id=job.id

@@ -12,7 +12,7 @@ from jobs.models import Job, JobStatus
 from jobs.waiting import release_jobs
 from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
-from tasks.overlap_floor import forget_overlap_floor
+from tasks.overlap_job import forget_overlap_job
 from tasks.tenants import refuse_if_stopped
 
 WAITING = (JobStatus.PENDING, JobStatus.HELD, JobStatus.WAITING)
@@ -51,7 +51,7 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     )
     if not updated:
         raise Conflict(f"only a dead job can be retried; this one is {job.status}", code="not_dead")
-    forget_overlap_floor([job.task_id])  # unfinished again, before the tick's floor
+    forget_overlap_job([job.task_id])  # unfinished again beside the run the tick remembers
     return Job.objects.get(id=job.id)
 
 

@@ -121,11 +121,11 @@ class Task(models.Model):
     # made): consecutive skips are one entry, found without a read.
     open_skip_id = models.UUIDField(null=True, blank=True)
     open_skip_reason = models.CharField(max_length=16, null=True, blank=True)
-    # No unfinished job of the task is scheduled before this instant (null: not known), so
-    # the tick's overlap check reads a skip or buffer_one task's jobs from here on, not the
-    # finished ones kept before it (tasks/overlap.py). The tick keeps it; every path that
-    # makes or revives a job out of the schedule's order clears it (tasks/overlap_floor.py).
-    overlap_floor = models.DateTimeField(null=True, blank=True)
+    # The task's newest run when it alone can be unfinished (null: not known), so the tick's
+    # overlap check reads one job of a skip or buffer_one task, not the finished ones it
+    # keeps (tasks/overlap.py). The tick keeps it; every path that makes or revives a job
+    # out of the schedule's order clears it (tasks/overlap_job.py).
+    overlap_job_id = models.UUIDField(null=True, blank=True)
     url = models.CharField(max_length=2048)
     method = models.CharField(max_length=8, choices=HttpMethod.choices, default=HttpMethod.POST)
     headers = models.JSONField(default=dict, blank=True)

@@ -5,61 +5,67 @@
 moment the earlier run finishes), else skips it too. In every case next_run_at advances as
 the schedule says: a skip never holds the schedule back.
 
-The tick asks once for all its due tasks whose policy is not `allow` (none: no statement),
-through the run key (task_id, scheduled_at). Only unfinished rows are wanted, but a task's
-finished jobs stay in the table until archived (a minute cron keeps about 60) and the key
-has no status: so each task is read from its `overlap_floor` on, the instant before which
-none of its jobs is unfinished, which the tick moves up as its runs finish
-(tasks/overlap_floor.py). A task is then read in one or two rows, whatever it keeps.
+The tick asks once for all its due tasks whose policy is not `allow` (none: no statement).
+A task remembers its newest run when that run alone can be unfinished (`overlap_job_id`:
+under skip no run is made beside an unfinished one, and a buffered run waits only behind
+one), so the tick reads that one job by its primary key, not the finished jobs a task keeps
+until they are archived (a minute cron keeps about 60). A task that remembers none (its
+first tick, or after a run now, a backfill or a retry made a job out of the schedule's
+order: tasks/overlap_job.py) is read through the run key's task_id prefix, whole, once.
 """
 
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.db import connection
 
 from jobs.models import JobStatus
-from scheduler_site.sqltools import datetime_from_db, datetime_param
 from tasks import sql
 from tasks.models import OverlapPolicy, SkipReason
 from tasks.skip_ledger import Skip
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from tasks.tick import RunPlan
 
 UNFINISHED_SQL = "'pending', 'held', 'running', 'waiting'"
 
-# The unfinished jobs of the given tasks (a few per busy task; none for most), ungrouped:
-# a GROUP BY cost a temporary table and a sort on every tick for nothing.
-BUSY_MYSQL = f"""
-SELECT j.task_id, j.status, j.scheduled_at
-FROM JSON_TABLE(%s, '$[*]' COLUMNS (
-    task_id CHAR(36) PATH '$[0]',
-    floor DATETIME(6) PATH '$[1]')) AS r
-STRAIGHT_JOIN jobs AS j FORCE INDEX (jobs_task_run_uniq)
-    ON j.task_id = r.task_id AND j.scheduled_at >= r.floor
+# Both read flat JSON lists of ids (a list of pairs costs twice as much to read) and return
+# the unfinished rows ungrouped (a GROUP BY cost a temporary table and a sort per tick).
+BY_JOB_MYSQL = f"""
+SELECT j.task_id, j.status, j.id
+FROM JSON_TABLE(%s, '$[*]' COLUMNS (job_id CHAR(36) PATH '$')) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.job_id
 WHERE j.status IN ({UNFINISHED_SQL})
 """
-
-BUSY_SQLITE = f"""
-SELECT j.task_id, j.status, j.scheduled_at
-FROM json_each(%s) AS r
-JOIN jobs AS j ON j.task_id = r.value ->> '$[0]' AND j.scheduled_at >= r.value ->> '$[1]'
+BY_TASK_MYSQL = f"""
+SELECT j.task_id, j.status, j.id
+FROM JSON_TABLE(%s, '$[*]' COLUMNS (task_id CHAR(36) PATH '$')) AS r
+STRAIGHT_JOIN jobs AS j FORCE INDEX (jobs_task_run_uniq) ON j.task_id = r.task_id
 WHERE j.status IN ({UNFINISHED_SQL})
 """
-
-# A task whose floor is not known is read whole (once: the tick then sets it).
-NO_FLOOR = "0001-01-01 00:00:00"
+BY_JOB_SQLITE = f"""
+SELECT j.task_id, j.status, j.id FROM json_each(%s) AS r JOIN jobs AS j ON j.id = r.value
+WHERE j.status IN ({UNFINISHED_SQL})
+"""
+BY_TASK_SQLITE = f"""
+SELECT j.task_id, j.status, j.id FROM json_each(%s) AS r JOIN jobs AS j ON j.task_id = r.value
+WHERE j.status IN ({UNFINISHED_SQL})
+"""
 
 
 class Busy(NamedTuple):
-    """What the tick knows of a task's unfinished runs."""
+    """A task's unfinished runs as the tick found them: (status, job id as the database
+    spells it) each."""
 
-    waiting: bool  # one of them is a buffered run
-    oldest: datetime  # the earliest scheduled of them
+    runs: tuple[tuple[str, str], ...]
+
+    @property
+    def waiting(self) -> bool:  # one of them is a buffered run
+        return any(status == JobStatus.WAITING for status, _ in self.runs)
 
 
 def decided_now(due: list[sql.DueTask], now: datetime) -> list[sql.DueTask]:
@@ -71,34 +77,39 @@ def decided_now(due: list[sql.DueTask], now: datetime) -> list[sql.DueTask]:
 
 def busy_tasks(cursor, due: list[sql.DueTask]) -> dict[str, Busy]:
     """The due tasks (of a policy other than allow) that have an unfinished run, by id."""
-    rows = [
-        (task.id, datetime_param(task.overlap_floor) if task.overlap_floor else NO_FLOOR)
-        for task in due
-        if task.overlap != OverlapPolicy.ALLOW
-    ]
-    if not rows:
-        return {}
-    statement = BUSY_MYSQL if connection.vendor == "mysql" else BUSY_SQLITE
-    cursor.execute(statement, [json.dumps(rows)])
-    busy: dict[str, Busy] = {}
-    for task_id, status, scheduled_at in cursor.fetchall():
-        scheduled_at = datetime_from_db(scheduled_at)
-        known = busy.get(task_id)
-        if known is None:
-            busy[task_id] = Busy(status == JobStatus.WAITING, scheduled_at)
-        else:
-            waiting = known.waiting or status == JobStatus.WAITING
-            busy[task_id] = Busy(waiting, min(known.oldest, scheduled_at))
-    return busy
+    checked = [task for task in due if task.overlap != OverlapPolicy.ALLOW]
+    by_job = [task.overlap_job_id for task in checked if task.overlap_job_id]
+    by_task = [task.id for task in checked if not task.overlap_job_id]
+    mysql = connection.vendor == "mysql"
+    found: dict[str, list] = {}
+    for ids, statement in ((by_job, BY_JOB_MYSQL), (by_task, BY_TASK_MYSQL)):
+        if ids:
+            if not mysql:
+                statement = BY_JOB_SQLITE if ids is by_job else BY_TASK_SQLITE
+            cursor.execute(statement, [json.dumps(ids)])
+            for task_id, status, job_id in cursor.fetchall():
+                found.setdefault(_spelled(task_id), []).append((status, _spelled(job_id)))
+    return {task_id: Busy(tuple(runs)) for task_id, runs in found.items()}
 
 
-def floor_after(task: sql.DueTask, busy: dict[str, Busy]) -> datetime | None:
-    """The task's overlap_floor after this tick: its oldest unfinished run, or, with none,
-    the run due now (the tick makes every later run after it); not kept under allow."""
+def _spelled(value) -> str:
+    """An id as the tick's rows spell it (the due read's own spelling of the same column)."""
+    return value if isinstance(value, str) else str(value)
+
+
+def job_to_remember(task: sql.DueTask, busy: dict[str, Busy], made: str | None) -> str | None:
+    """The run the task remembers after this tick: the one made now (the newest: under
+    buffer_one a waiting run stands behind the unfinished one), else its one unfinished run,
+    or the waiting one of two; none when that cannot tell the task's state alone."""
     if task.overlap == OverlapPolicy.ALLOW:
         return None
-    found = busy.get(task.id)
-    return found.oldest if found is not None else task.next_run_at
+    if made is not None:
+        return made
+    runs = busy[task.id].runs if task.id in busy else ()
+    if len(runs) == 1:
+        return runs[0][1]
+    waiting = [job_id for status, job_id in runs if status == JobStatus.WAITING]
+    return waiting[0] if len(runs) == 2 and waiting else None
 
 
 def with_overlap(plan: RunPlan, task: sql.DueTask, busy: dict[str, Busy]) -> tuple[RunPlan, str]:

@@ -32,12 +32,12 @@ class DueTask:
     overlap: str
     open_skip_id: str | None
     open_skip_reason: str | None
-    overlap_floor: datetime | None = None
+    overlap_job_id: str | None = None  # as the database spells it
 
 
 DUE_COLUMNS = (
     "id, cron, timezone, next_run_at, misfire_policy, interval_seconds, ends_at, max_runs,"
-    " runs_made, overlap, open_skip_id, open_skip_reason, overlap_floor, priority"
+    " runs_made, overlap, open_skip_id, open_skip_reason, overlap_job_id, priority"
 )
 
 
@@ -91,11 +91,11 @@ UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
     skips BIGINT PATH '$[4]',
     skip_id CHAR(36) PATH '$[5]',
     skip_reason VARCHAR(16) PATH '$[6]',
-    overlap_floor DATETIME(6) PATH '$[7]')) AS r
+    overlap_job_id CHAR(36) PATH '$[7]')) AS r
 STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
 SET t.next_run_at = r.next_run_at, t.status = r.status, t.runs_made = t.runs_made + r.runs,
     t.skipped_runs = t.skipped_runs + r.skips, t.open_skip_id = r.skip_id,
-    t.open_skip_reason = r.skip_reason, t.overlap_floor = r.overlap_floor
+    t.open_skip_reason = r.skip_reason, t.overlap_job_id = r.overlap_job_id
 """
 
 ADVANCE_TASKS_SQLITE = """
@@ -104,7 +104,7 @@ SET next_run_at = r.value ->> '$[1]', status = r.value ->> '$[2]',
     runs_made = runs_made + (r.value ->> '$[3]'),
     skipped_runs = skipped_runs + (r.value ->> '$[4]'),
     open_skip_id = r.value ->> '$[5]', open_skip_reason = r.value ->> '$[6]',
-    overlap_floor = r.value ->> '$[7]'
+    overlap_job_id = r.value ->> '$[7]'
 FROM json_each(%s) AS r
 WHERE tasks.id = r.value ->> '$[0]'
 """
@@ -166,7 +166,7 @@ def _due_task(row: tuple) -> DueTask:
     return DueTask(
         row[0], row[1], row[2], datetime_from_db(row[3]), row[4], row[5],
         datetime_from_db(row[6]), row[7], row[8], row[9], row[10], row[11],
-        datetime_from_db(row[12]),
+        row[12],
     )  # fmt: skip
 
 
@@ -188,7 +188,7 @@ class Advance(NamedTuple):
     skips: int = 0
     open_skip_id: str | None = None
     open_skip_reason: str | None = None
-    overlap_floor: str | None = None  # datetime_param text; null: not known
+    overlap_job_id: str | None = None  # the run the overlap check reads (tasks/overlap.py)
 
 
 def advance_tasks(cursor, rows: list[Advance]) -> None:

@@ -88,7 +88,8 @@ def run_tick(
         if jobs:
             sql.insert_jobs(cursor, jobs, now)
         if plans:
-            sql.advance_tasks(cursor, _advances(cursor, due, plans, now, busy))
+            made = {task_id: job_id for job_id, task_id, _ in jobs}
+            sql.advance_tasks(cursor, _advances(cursor, due, plans, now, busy, made))
     duration_ms = (time.perf_counter() - started) * 1000
     return TickResult(len(due), len(jobs), completed, duration_ms)
 
@@ -125,6 +126,7 @@ def _advances(
     plans: list[RunPlan],
     now: datetime,
     busy: dict[str, overlap.Busy] | None = None,
+    made: dict[str, str] | None = None,
 ) -> list[sql.Advance]:
     """Each task's step, after the ledger took its skips (a run made closes the entry)."""
     skips = [skip for plan in plans for skip in plan.skips]
@@ -138,21 +140,13 @@ def _advances(
         open_entries = record_skips(cursor, skips, before, now)
     advances = []
     for task, plan in zip(due, plans, strict=True):
-        made = plan.scheduled_at is not None
+        made_one = plan.scheduled_at is not None
         still_open = OpenEntry(task.open_skip_id, task.open_skip_reason)
-        entry = open_entries.get(task.id) or (closed if made else still_open)
+        entry = open_entries.get(task.id) or (closed if made_one else still_open)
         next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
         skipped = sum(skip.count for skip in plan.skips)
-        floor = overlap.floor_after(task, busy or {})
+        remembered = overlap.job_to_remember(task, busy or {}, (made or {}).get(task.id))
         advances.append(
-            sql.Advance(
-                task.id,
-                next_run,
-                plan.status,
-                int(made),
-                skipped,
-                *entry,
-                datetime_param(floor) if floor else None,
-            )  # fmt: skip
+            sql.Advance(task.id, next_run, plan.status, int(made_one), skipped, *entry, remembered)
         )
     return advances
