@@ -72,8 +72,8 @@ def _create(tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None) -> 
         raise NotFound("task not found")  # purged since it was looked up (storage_purge)
     if task.status == TaskStatus.DELETED:
         raise Conflict("the task was deleted; it cannot run", code="task_deleted")
+    forget_overlap_job([task.id])  # a run beside the one the tick remembers
     job = insert_run(task, run_instant(timezone.now(), task))
-    forget_overlap_job([task.id])
     if idempotency_key:
         RunNowKey.objects.create(
             tenant_id=tenant.id, idempotency_key=idempotency_key, task_id=task.id, job_id=job.id

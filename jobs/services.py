@@ -40,6 +40,7 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
         raise Conflict("the task of this job was deleted; it cannot run again", code="task_deleted")
     budget = task["max_attempts"]
     now = timezone.now()
+    forget_overlap_job([job.task_id])  # unfinished again beside the run the tick remembers
     updated = Job.objects.filter(id=job.id, tenant=tenant, status=JobStatus.DEAD).update(
         status=JobStatus.PENDING,
         max_attempts=F("attempt") + (budget or job.max_attempts),
@@ -51,7 +52,6 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     )
     if not updated:
         raise Conflict(f"only a dead job can be retried; this one is {job.status}", code="not_dead")
-    forget_overlap_job([job.task_id])  # unfinished again beside the run the tick remembers
     return Job.objects.get(id=job.id)
 
 

@@ -11,7 +11,9 @@ under skip no run is made beside an unfinished one, and a buffered run waits onl
 one), so the tick reads that one job by its primary key, not the finished jobs a task keeps
 until they are archived (a minute cron keeps about 60). A task that remembers none (its
 first tick, or after a run now, a backfill or a retry made a job out of the schedule's
-order: tasks/overlap_job.py) is read through the run key's task_id prefix, whole, once.
+order: tasks/overlap_job.py), or whose remembered run was cancelled (a waiting run can be,
+while the run before it goes on) or is gone from the table (archived, or a run the tick's
+insert found already made), is read through the run key's task_id prefix, whole.
 """
 
 from __future__ import annotations
@@ -31,15 +33,16 @@ if TYPE_CHECKING:
 
     from tasks.tick import RunPlan
 
-UNFINISHED_SQL = "'pending', 'held', 'running', 'waiting'"
+UNFINISHED = ("pending", "held", "running", "waiting")
+UNFINISHED_SQL = ", ".join(f"'{status}'" for status in UNFINISHED)
 
 # Both read flat JSON lists of ids (a list of pairs costs twice as much to read) and return
 # the unfinished rows ungrouped (a GROUP BY cost a temporary table and a sort per tick).
-BY_JOB_MYSQL = f"""
+# The remembered runs whatever their status: a cancelled or missing one says nothing.
+BY_JOB_MYSQL = """
 SELECT j.task_id, j.status, j.id
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (job_id CHAR(36) PATH '$')) AS r
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.job_id
-WHERE j.status IN ({UNFINISHED_SQL})
 """
 BY_TASK_MYSQL = f"""
 SELECT j.task_id, j.status, j.id
@@ -47,9 +50,8 @@ FROM JSON_TABLE(%s, '$[*]' COLUMNS (task_id CHAR(36) PATH '$')) AS r
 STRAIGHT_JOIN jobs AS j FORCE INDEX (jobs_task_run_uniq) ON j.task_id = r.task_id
 WHERE j.status IN ({UNFINISHED_SQL})
 """
-BY_JOB_SQLITE = f"""
+BY_JOB_SQLITE = """
 SELECT j.task_id, j.status, j.id FROM json_each(%s) AS r JOIN jobs AS j ON j.id = r.value
-WHERE j.status IN ({UNFINISHED_SQL})
 """
 BY_TASK_SQLITE = f"""
 SELECT j.task_id, j.status, j.id FROM json_each(%s) AS r JOIN jobs AS j ON j.task_id = r.value
@@ -78,17 +80,24 @@ def decided_now(due: list[sql.DueTask], now: datetime) -> list[sql.DueTask]:
 def busy_tasks(cursor, due: list[sql.DueTask]) -> dict[str, Busy]:
     """The due tasks (of a policy other than allow) that have an unfinished run, by id."""
     checked = [task for task in due if task.overlap != OverlapPolicy.ALLOW]
-    by_job = [task.overlap_job_id for task in checked if task.overlap_job_id]
-    by_task = [task.id for task in checked if not task.overlap_job_id]
     mysql = connection.vendor == "mysql"
     found: dict[str, list] = {}
-    for ids, statement in ((by_job, BY_JOB_MYSQL), (by_task, BY_TASK_MYSQL)):
-        if ids:
-            if not mysql:
-                statement = BY_JOB_SQLITE if ids is by_job else BY_TASK_SQLITE
-            cursor.execute(statement, [json.dumps(ids)])
-            for task_id, status, job_id in cursor.fetchall():
+    remembered = [task for task in checked if task.overlap_job_id]
+    told = set()  # the tasks their remembered run speaks for
+    if remembered:
+        ids = [task.overlap_job_id for task in remembered]
+        cursor.execute(BY_JOB_MYSQL if mysql else BY_JOB_SQLITE, [json.dumps(ids)])
+        for task_id, status, job_id in cursor.fetchall():
+            if status == JobStatus.CANCELLED:
+                continue
+            told.add(_spelled(task_id))
+            if status in UNFINISHED:
                 found.setdefault(_spelled(task_id), []).append((status, _spelled(job_id)))
+    whole = [task.id for task in checked if task.id not in told]
+    if whole:
+        cursor.execute(BY_TASK_MYSQL if mysql else BY_TASK_SQLITE, [json.dumps(whole)])
+        for task_id, status, job_id in cursor.fetchall():
+            found.setdefault(_spelled(task_id), []).append((status, _spelled(job_id)))
     return {task_id: Busy(tuple(runs)) for task_id, runs in found.items()}
 
 

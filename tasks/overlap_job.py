@@ -13,7 +13,10 @@ from tasks.models import Task
 
 
 def forget_overlap_job(task_ids: Iterable[uuid.UUID]) -> None:
+    """Called before the job is made or revived: the task rows are locked first (in id
+    order), so a tick either committed before (and this clears what it remembered) or
+    waits for this transaction (SKIP LOCKED: it passes the task by) and then sees the job."""
+    locked = Task.objects.select_for_update().filter(id__in=list(task_ids)).order_by("id")
+    ids = list(locked.values_list("id", flat=True))
     # update(): the row's updated_at stays (it orders the executors' stopped-task reads).
-    Task.objects.filter(id__in=list(task_ids), overlap_job_id__isnull=False).update(
-        overlap_job_id=None
-    )
+    Task.objects.filter(id__in=ids).update(overlap_job_id=None)

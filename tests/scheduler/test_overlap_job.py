@@ -12,7 +12,8 @@ from jobs.backfill_range import BackfillRange
 from jobs.bulk_retry import jobs_retry_dead
 from jobs.models import Job
 from jobs.run_now import task_run_now
-from jobs.services import job_retry
+from jobs.services import job_cancel, job_retry
+from scheduler_site.ids import new_id
 from tasks.models import Task
 from tasks.tick import run_tick
 from tests.scheduler.conftest import NOW
@@ -132,5 +133,23 @@ def test_a_remembered_run_is_read_by_its_id_not_with_the_tasks_other_jobs(add_ta
     finish(MINUTE, task)
     with CaptureQueriesContext(connection) as queries:
         tick_at(task, MINUTE + timedelta(minutes=1))
-    reads = [q["sql"] for q in queries.captured_queries if "'waiting'" in q["sql"]]
+    reads = [q["sql"] for q in queries.captured_queries if "j.task_id, j.status, j.id" in q["sql"]]
     assert len(reads) == 1 and "j.id = r." in reads[0]
+
+
+def test_a_cancelled_remembered_waiting_run_does_not_free_the_task(add_task):
+    task = add_task(overlap="buffer_one")
+    tick_at(task, MINUTE)
+    Job.objects.filter(task=task).update(status="running")
+    tick_at(task, MINUTE + timedelta(minutes=1))
+    waiting = job_at(task, MINUTE + timedelta(minutes=1))
+    job_cancel(tenant=task.tenant, job_id=waiting.id)
+    tick_at(task, MINUTE + timedelta(minutes=2))
+    assert job_at(task, MINUTE + timedelta(minutes=2)).status == "waiting"  # behind the first
+
+
+def test_a_remembered_run_missing_from_the_table_sends_the_tick_to_read_the_task_whole(add_task):
+    task = add_task(overlap="skip")
+    tick_at(task, MINUTE)  # pending, unfinished
+    Task.objects.filter(id=task.id).update(overlap_job_id=new_id())  # a run never inserted
+    assert tick_at(task, MINUTE + timedelta(minutes=1)) == 0
