@@ -95,7 +95,9 @@ class TaskInput(StrictSerializer):
         max_value=2_147_483_647,
         help_text=FIELD_HELP["max_runs"],
     )
-    overlap = serializers.ChoiceField(choices=OverlapPolicy.choices, required=False)
+    overlap = serializers.ChoiceField(
+        choices=OverlapPolicy.choices, required=False, help_text=FIELD_HELP["overlap"]
+    )
 
 
 class TaskPatchInput(TaskInput):
