@@ -5,7 +5,8 @@
 moment the earlier run finishes), else skips it too. In every case next_run_at advances as
 the schedule says: a skip never holds the schedule back.
 
-The tick asks once for all its due tasks whose policy is not `allow` (none: no statement).
+The tick asks for all its due tasks whose policy is not `allow` at once (none: no statement;
+at most two statements, never one per task).
 A task remembers its newest run when that run alone can be unfinished (`overlap_job_id`:
 under skip no run is made beside an unfinished one, and a buffered run waits only behind
 one), so the tick reads that one job by its primary key, not the finished jobs a task keeps
