@@ -21,9 +21,10 @@ from execution.held_job import HeldJob
 from execution.slot_share import SlotShare
 from execution.unfired_jobs import UnfiredJobs
 from jobs import queue
+from jobs.models import CALLBACK_PRIORITY
 from jobs.queue import ClaimedJob
 from jobs.turns import Turns
-from tasks.models import CRITICAL_PRIORITY, MAX_PRIORITY
+from tasks.models import CRITICAL_PRIORITY
 
 logger = logging.getLogger("execution.executor")
 
@@ -122,7 +123,7 @@ class CallPool:
         if len(self.in_flight) >= self.concurrency:
             return None
         if self.in_flight_normal < self.concurrency - self.reserved_for_critical:
-            return MAX_PRIORITY
+            return CALLBACK_PRIORITY  # the least urgent lane: callbacks
         return CRITICAL_PRIORITY
 
     def _start(self, held: HeldJob) -> None:
@@ -198,6 +199,7 @@ class CallPool:
             response_body=outcome.response_body,
             duration_ms=outcome.duration_ms,
             started_at=outcome.started_at,
+            response_raw=outcome.response_raw,
         )
         metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
         self.on_result(self.outbox.add_result(result))

@@ -44,6 +44,8 @@ class CallOutcome:
     # When the attempt started. An attempt that failed before sending (its secret is missing)
     # has one too: it counts, and its log says why. None: no attempt at all.
     started_at: datetime | None = None
+    # The reply's start as it came (response_body is its text): a callback reports it.
+    response_raw: bytes | None = None
 
 
 def scheduled_at_header(moment: datetime) -> str:
@@ -164,7 +166,7 @@ class Delivery:
         headers = request_headers(job, authorization=authorization, sent_at=sent_at)
         try:
             async with asyncio.timeout(job.timeout_seconds):
-                status, body, retry_after = await self._send(job, headers)
+                status, raw, retry_after = await self._send(job, headers)
         except TimeoutError:
             return _failed(started, sent_at, f"timed out after {job.timeout_seconds}s")
         except (aiohttp.ClientError, OSError, ValueError) as exc:
@@ -173,13 +175,14 @@ class Delivery:
             succeeded=200 <= status < 300,
             http_status=status,
             error=None if 200 <= status < 300 else f"HTTP {status}",
-            response_body=body,
+            response_body=_text(raw),
             duration_ms=_elapsed_ms(started),
             retry_after=retry_after,
             started_at=sent_at,
+            response_raw=raw if job.calls_back else None,
         )
 
-    async def _send(self, job: ClaimedJob, headers: dict) -> tuple[int, str, float | None]:
+    async def _send(self, job: ClaimedJob, headers: dict) -> tuple[int, bytes, float | None]:
         async with self.session.request(
             job.method,
             job.url,
@@ -187,7 +190,7 @@ class Delivery:
             headers=headers,
             allow_redirects=False,
         ) as response:
-            body = _text(await read_body_start(response))
+            body = await read_body_start(response)
             retry_after = None
             if response.status in (429, 503):
                 retry_after = parse_retry_after(response.headers.get("Retry-After"))

@@ -23,6 +23,10 @@ FINISHED_STATUSES = (JobStatus.SUCCEEDED, JobStatus.DEAD, JobStatus.CANCELLED)
 UNFINISHED_STATUSES = (JobStatus.PENDING, JobStatus.HELD, JobStatus.RUNNING, JobStatus.WAITING)
 # How much of a response body each attempt keeps (the job keeps more of its last one).
 RESPONSE_HEAD_LIMIT = 256
+# Callbacks (jobs/callbacks/) are jobs of their own lane: a priority below every priority a
+# tenant may give (0-9), so they are claimed after every due run, and every tenant read of
+# the queue (which names the priorities 0-9 in the wake index) passes them by.
+CALLBACK_PRIORITY = 10
 
 
 class Job(models.Model):
@@ -64,6 +68,8 @@ class Job(models.Model):
     # Made by "run now" (POST /v1/tasks/{id}/run), outside the schedule: such a job goes out
     # even while its task is paused. A database default, so the tick's raw INSERT leaves it.
     run_now = models.BooleanField(default=False, db_default=False)
+    # The task's labels when the job was made (NULL: none).
+    labels = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # When the row next needs attention: its due time while it waits, its lease expiry
@@ -194,3 +200,50 @@ class RetryAllItem(models.Model):
 
     def __str__(self) -> str:
         return f"job {self.job_id} of retry all {self.operation_id}"
+
+
+class CallbackEvent(models.TextChoices):
+    SUCCESS = "success"  # the task's on_success_url
+    FAILURE = "failure"  # the task's on_failure_url
+    ALERT = "alert"  # the tenant's on_failure_url, for a task without one
+
+
+class Callback(models.Model):
+    """What a callback job calls: its job row (priority CALLBACK_PRIORITY) is in `jobs`,
+    claimed, leased, fenced and retried like any other; its `task_id` there is its own id,
+    so no reader of a task's runs (pause, delete, overlap, the task's job list) sees it.
+    The job it reports on is `origin_job_id`, of the task `task_id` here."""
+
+    job_id = models.UUIDField(primary_key=True)
+    tenant_id = models.UUIDField()
+    task_id = models.UUIDField()
+    origin_job_id = models.UUIDField()
+    event = models.CharField(max_length=16, choices=CallbackEvent.choices)
+    url = models.CharField(max_length=2048)
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "callbacks"
+
+    def __str__(self) -> str:
+        return f"{self.event} callback {self.job_id} of job {self.origin_job_id}"
+
+
+class FailureAlert(models.Model):
+    """The tenant-wide failure alert's pace for one task: at most one alert per
+    ALERT_WINDOW, the deaths in between counted into the next one (jobs/callbacks/alerts.py)."""
+
+    task_id = models.UUIDField(primary_key=True)
+    tenant_id = models.UUIDField()
+    # No alert of this task before this instant.
+    quiet_until = models.DateTimeField()
+    # The alert waiting for quiet_until (a pending callback job), and the deaths it counts.
+    next_job_id = models.UUIDField(null=True, blank=True)
+    deaths = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "failure_alerts"
+
+    def __str__(self) -> str:
+        return f"failure alerts of task {self.task_id}"

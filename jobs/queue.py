@@ -17,8 +17,10 @@ from django.db.utils import OperationalError
 
 from jobs import queue_sql as q
 from jobs import wake_index
+from jobs.callbacks.claimed import claimed_callbacks
+from jobs.callbacks.produce import make_callbacks
 from jobs.fair_share import interleave, plan_asks
-from jobs.models import JobStatus
+from jobs.models import CALLBACK_PRIORITY, JobStatus
 from jobs.queue_engine import queue_engine
 from jobs.statement_size import check_fits
 from jobs.waiting import release_jobs
@@ -57,6 +59,8 @@ class ClaimedJob:
     run_now: bool = False  # asked for by hand: it goes out even while its task is paused
     # Its task buffers one run behind it (overlap buffer_one): its end may release that run.
     buffers: bool = False
+    # Its task or tenant has a callback URL: its end makes a callback (jobs/callbacks/).
+    calls_back: bool = False
 
 
 @dataclass(slots=True)
@@ -72,6 +76,10 @@ class JobResult:
     duration_ms: int | None = None
     started_at: datetime | None = None  # of the attempt; None when there was none (a cancel)
     releases: bool = False  # a finished run of a buffer_one task: its waiting run may go
+    calls_back: bool = False  # a finished run whose task or tenant has a callback URL
+    # The start of the reply as its bytes, kept only for a run that calls back (its
+    # callback carries them as text or base64); never written to the jobs table.
+    response_raw: bytes | None = None
 
     def as_row(self) -> list:
         return [
@@ -161,7 +169,10 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
         return ClaimBatch([], saturated, held_back, stopped)
     keys, engine = json.dumps(chosen), queue_engine()
     engine.mark_running(cursor, keys, worker_id, settings.LEASE_MARGIN_SECONDS)
-    jobs = [_claimed(row) for row in engine.claimed_details(cursor, keys, worker_id)]
+    rows = list(engine.claimed_details(cursor, keys, worker_id))
+    if len(rows) < len(chosen):  # callbacks have no task row: their targets are elsewhere
+        rows += claimed_callbacks(cursor, keys, worker_id)
+    jobs = [_claimed(row) for row in rows]
     jobs.sort(key=lambda job: job.next_attempt_at)
     return ClaimBatch(jobs, saturated, held_back, stopped)
 
@@ -171,7 +182,10 @@ def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_te
     engine = queue_engine()
     until = engine.horizon(lookahead_seconds)
     groups = demote_ungranted(cursor, wake_index.due_groups(cursor, JobStatus.PENDING, until))
-    slots = {p: critical_limit if p == CRITICAL_PRIORITY else normal_limit for p in range(10)}
+    slots = {
+        p: critical_limit if p == CRITICAL_PRIORITY else normal_limit
+        for p in range(CALLBACK_PRIORITY + 1)
+    }
     asks = plan_asks(groups, slots, frozenset(skip_tenants))
     if not asks:
         return []
@@ -238,6 +252,7 @@ def _claimed(row) -> ClaimedJob:
         previous_signing_secret=_still_signing(row[18], datetime_from_db(row[19])),
         run_now=bool(row[20]),
         buffers=bool(row[21]),
+        calls_back=bool(row[22]),
     )
 
 
@@ -267,6 +282,13 @@ def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     releasing = [result.key for result in results if result.releases]
     if releasing:  # only buffer_one tasks' runs: nothing is asked of the rest's results
         release_jobs(cursor, releasing)
+    calling = [result for result in results if result.calls_back]
+    if calling:  # likewise only runs with a callback URL: made where they are fenced
+        make_callbacks(
+            (uuid_text(result.key) for result in calling),
+            {uuid_text(r.key): r.response_raw for r in calling if r.response_raw is not None},
+            worker_id=worker_id,
+        )
     return applied
 
 
@@ -345,7 +367,13 @@ def outcome(
     if succeeded or job.attempt >= job.max_attempts:
         status = JobStatus.SUCCEEDED if succeeded else JobStatus.DEAD
         return JobResult(
-            job.key, job.attempt, status, finished_at=now, releases=job.buffers, **details
+            job.key,
+            job.attempt,
+            status,
+            finished_at=now,
+            releases=job.buffers,
+            calls_back=job.calls_back,
+            **details,
         )
     delay = retry_delay(
         backoff_base_seconds=job.backoff_base_seconds, attempt=job.attempt, retry_after=retry_after
@@ -367,6 +395,7 @@ def reconcile_expired_leases(*, batch_size: int = 1000) -> int:
         settled = queue_engine().reconcile(cursor, batch_size)
         if settled:
             release_jobs(cursor, settled)
+            make_callbacks(uuid_text(key) for key in settled)
         return len(settled)
 
     return in_write_transaction(work)

@@ -30,7 +30,8 @@ SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.attempt, j.max_attempts,
     j.next_attempt_at, j.timeout_seconds, j.backoff_base_seconds, j.priority,
     t.url, t.method, t.headers, t.body, t.secret_ref, n.signing_secret, {TASK_STATUS},
     j.lease_expires_at, n.previous_signing_secret, n.previous_signing_secret_until, j.run_now,
-    t.overlap = 'buffer_one'
+    t.overlap = 'buffer_one',
+    t.on_success_url IS NOT NULL OR t.on_failure_url IS NOT NULL OR n.on_failure_url IS NOT NULL
 FROM jobs AS j
 JOIN tasks AS t ON t.id = j.task_id
 JOIN tenants AS n ON n.id = j.tenant_id

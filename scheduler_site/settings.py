@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "jobs",
     "history",
     "execution",
+    "audit",
     "console",
 ]
 
@@ -263,6 +264,16 @@ HISTORY_RETENTION_DAYS = env_int("HISTORY_RETENTION_DAYS", 30, minimum=1)
 # archiver has moved all their jobs), run now keys this long after their run was asked for.
 TASK_RETENTION_DAYS = env_int("TASK_RETENTION_DAYS", 7, minimum=1)
 RUN_NOW_KEY_RETENTION_HOURS = env_int("RUN_NOW_KEY_RETENTION_HOURS", 24, minimum=1)
+
+# Callbacks (on_success_url, on_failure_url, the tenant's alert): each is a job of its own,
+# tried up to 5 times with this backoff base, each try cut off after this timeout. The
+# tenant-wide alert comes at most once per task per window (further deaths wait for it).
+CALLBACK_TIMEOUT_SECONDS = env_int("CALLBACK_TIMEOUT_SECONDS", 10, minimum=1)
+CALLBACK_BACKOFF_SECONDS = env_int("CALLBACK_BACKOFF_SECONDS", 10, minimum=1)
+CALLBACK_MAX_ATTEMPTS = 5
+ALERT_WINDOW_SECONDS = env_int("ALERT_WINDOW_SECONDS", 60, minimum=1)
+# The audit log keeps entries this long; the archiver removes older ones in batches.
+AUDIT_RETENTION_DAYS = env_int("AUDIT_RETENTION_DAYS", 400, minimum=1)
 
 # A claim's lease: from the job's own time, its timeout plus this margin.
 LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)

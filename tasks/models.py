@@ -35,6 +35,9 @@ class Tenant(models.Model):
     create_burst = models.PositiveIntegerField(null=True, blank=True)
     # Priority 0 takes reserved executor slots: an operator grants it per tenant.
     allow_critical = models.BooleanField(default=False)
+    # Called when a job of a task without an on_failure_url of its own dies (at most one
+    # alert per task per minute: jobs/callbacks/alerts.py). Set by the tenant (PATCH /v1/tenant).
+    on_failure_url = models.CharField(max_length=2048, null=True, blank=True)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -127,6 +130,11 @@ class Task(models.Model):
     # out of the schedule's order clears it (tasks/overlap_job.py).
     overlap_job_id = models.UUIDField(null=True, blank=True)
     url = models.CharField(max_length=2048)
+    # Called once after each job that succeeds or dies (jobs/callbacks/).
+    on_success_url = models.CharField(max_length=2048, null=True, blank=True)
+    on_failure_url = models.CharField(max_length=2048, null=True, blank=True)
+    # Up to 20 `key: value` pairs the tenant filters by; copied onto each job when it is made.
+    labels = models.JSONField(default=dict, blank=True, db_default={})
     method = models.CharField(max_length=8, choices=HttpMethod.choices, default=HttpMethod.POST)
     headers = models.JSONField(default=dict, blank=True)
     body = models.TextField(blank=True, default="")

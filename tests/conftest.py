@@ -201,7 +201,14 @@ def make_job(tenant):
         owner = task_tenant or tenant
         task_fields = {
             key: fields.pop(key)
-            for key in ("method", "headers", "body", "secret_ref")
+            for key in (
+                "method",
+                "headers",
+                "body",
+                "secret_ref",
+                "on_success_url",
+                "on_failure_url",
+            )
             if key in fields
         }
         task_id = new_id()

@@ -1,0 +1,43 @@
+"""Writing the audit log: every change calls `record` inside the transaction that makes it,
+so the change and its row commit or roll back together."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.db import connection
+
+from audit.models import AuditEntry
+
+
+def record(
+    *,
+    tenant_id: uuid.UUID | str | None,
+    actor: str,
+    action: str,
+    target: Any = "",
+    changes: dict | None = None,
+) -> AuditEntry:
+    """Append one entry; refused outside a transaction (an entry must share its change's)."""
+    if not connection.in_atomic_block:
+        raise RuntimeError(f"audit entry {action} written outside the change's transaction")
+    return AuditEntry.objects.create(
+        tenant_id=tenant_id,
+        actor=actor,
+        action=action,
+        target=str(target or ""),
+        changes=changes or {},
+    )
+
+
+def operator(username: str) -> str:
+    """The actor of a console action."""
+    return f"operator:{username}"
+
+
+def token_actor(request) -> str:
+    """The actor of a tenant's API call: its token's id (`jti`)."""
+    token = getattr(request, "auth", None)
+    jti = token.get("jti") if token is not None and hasattr(token, "get") else None
+    return str(jti) if jti else "token:unknown"
