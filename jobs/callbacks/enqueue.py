@@ -21,6 +21,8 @@ class NewCallback:
     url: str
     body: str
     due_at: datetime
+    # Given by a maker that must know the id before the insert (the alert's pace row).
+    job_id: uuid.UUID | None = None
 
 
 def enqueue(callbacks: list[NewCallback]) -> list[uuid.UUID]:
@@ -30,7 +32,7 @@ def enqueue(callbacks: list[NewCallback]) -> list[uuid.UUID]:
     the run key (task, scheduled_at) never meets a run's and no task reader finds it."""
     if not callbacks:
         return []
-    ids = [new_id() for _ in callbacks]
+    ids = [callback.job_id or new_id() for callback in callbacks]
     Job.objects.bulk_create(
         [_job(job_id, callback) for job_id, callback in zip(ids, callbacks, strict=True)]
     )
