@@ -46,9 +46,7 @@ def test_deaths_while_the_alert_waits_unclaimed_are_counted_into_it(tenant):
     assert body["job_id"] == str(rest[-1].id)  # the latest death's fields
 
 
-def test_a_death_after_the_alert_was_claimed_makes_the_next_one_at_the_windows_end(
-    tenant, window
-):
+def test_a_death_after_the_alert_was_claimed_makes_the_next_one_at_the_windows_end(tenant, window):
     task = alerting_task(tenant)
     first, second, third = dead_jobs(task, 3)
     die([first])
