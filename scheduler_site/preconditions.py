@@ -10,11 +10,11 @@ ANY_VERSION = None
 MAX_VERSION_DIGITS = 19
 
 
-def expected_version(request: Request) -> int | None:
+def expected_version(request: Request, what: str = "task") -> int | None:
     """The version named by If-Match; None for `*`. Missing is 428, unreadable is 412."""
     raw = request.headers.get("If-Match")
     if raw is None or not raw.strip():
-        raise PreconditionRequired('If-Match is required: send the ETag of the task, e.g. "3"')
+        raise PreconditionRequired(f'If-Match is required: send the ETag of the {what}, e.g. "3"')
     tag = raw.strip()
     if tag == "*":
         return ANY_VERSION
@@ -22,8 +22,13 @@ def expected_version(request: Request) -> int | None:
         tag = tag[2:]
     tag = tag.strip('"')
     if not (tag.isascii() and tag.isdigit()) or len(tag) > MAX_VERSION_DIGITS:
-        raise PreconditionFailed(f"If-Match {raw!r} does not match the task's version")
+        raise PreconditionFailed(f"If-Match {raw!r} does not match the {what}'s version")
     return int(tag)
+
+
+def optional_expected_version(request: Request, what: str) -> int | None:
+    """As expected_version where If-Match is honoured when sent, not required."""
+    return expected_version(request, what) if "If-Match" in request.headers else ANY_VERSION
 
 
 def with_etag(response: Response, version: int) -> Response:

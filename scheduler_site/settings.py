@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "history",
     "execution",
     "audit",
+    "tenants",
     "console",
 ]
 

@@ -38,6 +38,8 @@ class Tenant(models.Model):
     # Called when a job of a task without an on_failure_url of its own dies (at most one
     # alert per task per minute: jobs/callbacks/alerts.py). Set by the tenant (PATCH /v1/tenant).
     on_failure_url = models.CharField(max_length=2048, null=True, blank=True)
+    # The version of the settings the tenant edits itself (its ETag on /v1/tenant).
+    settings_version = models.PositiveIntegerField(default=1, db_default=1)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -1,0 +1,18 @@
+"""A callback URL of a tenant's settings: the same destination policy as a task's `url`."""
+
+from __future__ import annotations
+
+from scheduler_site.errors import ValidationFailed
+from tasks import rules
+from tasks.host_lookups import HostLookups
+
+
+def check_callback_url(field: str, url: str | None, tenant_id: object) -> str | None:
+    """The URL unchanged (None clears it); a 400 naming `field` where a task's `url` is one."""
+    if url is None:
+        return None
+    try:
+        return rules.check_url(url, HostLookups(tenant_id).resolve)
+    except ValidationFailed as exc:
+        reason = exc.fields.get("url", exc.message)
+        raise ValidationFailed(f"{field} {reason}", fields={field: reason}) from exc

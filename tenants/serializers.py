@@ -1,0 +1,99 @@
+"""Request and response shapes of /v1/tenant."""
+
+from drf_spectacular.utils import OpenApiExample, extend_schema_serializer
+from rest_framework import serializers
+
+from tasks.models import Tenant
+
+EDITABLE = ("on_failure_url",)
+# Everything else a tenant is known to have, shown or not: named as read-only, not unknown.
+READ_ONLY = frozenset(
+    {field.name for field in Tenant._meta.concrete_fields} | {"quotas", "version"}
+) - set(EDITABLE)
+
+ALERT_HELP = (
+    "called when a job of a task without an on_failure_url of its own dies, at most once per "
+    "task per ALERT_WINDOW_SECONDS (60 s by default; the deaths in between are counted in the "
+    "next alert's `deaths`); the same destination policy as a task's `url`; null: no alerts"
+)
+
+
+class QuotaOutput(serializers.Serializer):
+    limit = serializers.IntegerField(help_text="0 means unlimited")
+    source = serializers.ChoiceField(
+        choices=["tenant", "default"], help_text="the tenant's own value, or the settings default"
+    )
+    used = serializers.IntegerField(required=False, help_text="held now (tasks and secrets only)")
+
+
+class QuotasOutput(serializers.Serializer):
+    max_tasks = QuotaOutput(help_text="active, paused or suspended tasks")
+    max_secrets = QuotaOutput()
+    create_rate = QuotaOutput(help_text="task creations per second")
+    create_burst = QuotaOutput(help_text="task creations at once")
+
+
+@extend_schema_serializer(
+    examples=[
+        OpenApiExample(
+            "A tenant's settings",
+            response_only=True,
+            value={
+                "id": "01a2325b-7e1c-7c4e-9c1a-3f0d5e6a7b8c",
+                "name": "acme",
+                "is_active": True,
+                "concurrency_limit": 1000,
+                "allow_critical": False,
+                "quotas": {
+                    "max_tasks": {"limit": 10000, "source": "default", "used": 42},
+                    "max_secrets": {"limit": 20, "source": "tenant", "used": 3},
+                    "create_rate": {"limit": 50, "source": "default"},
+                    "create_burst": {"limit": 500, "source": "default"},
+                },
+                "on_failure_url": "https://example.com/hooks/alerts",
+                "version": 2,
+                "created_at": "2030-01-01T08:00:00Z",
+            },
+        )
+    ]
+)
+class TenantOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    is_active = serializers.BooleanField(help_text="false while an operator has stopped it")
+    concurrency_limit = serializers.IntegerField(help_text="calls in flight at most")
+    allow_critical = serializers.BooleanField(help_text="priority 0 granted by an operator")
+    quotas = QuotasOutput()
+    on_failure_url = serializers.CharField(allow_null=True, help_text=ALERT_HELP)
+    version = serializers.IntegerField(help_text="of the editable settings, also in ETag")
+    created_at = serializers.DateTimeField()
+
+
+@extend_schema_serializer(
+    examples=[
+        OpenApiExample(
+            "Alert on every task's deaths",
+            request_only=True,
+            value={"on_failure_url": "https://example.com/hooks/alerts"},
+        ),
+        OpenApiExample("No more alerts", request_only=True, value={"on_failure_url": None}),
+    ]
+)
+class TenantPatchInput(serializers.Serializer):
+    """Only on_failure_url may change; any other field of the tenant is refused as read-only."""
+
+    on_failure_url = serializers.CharField(
+        max_length=2048, allow_null=True, required=False, trim_whitespace=False,
+        help_text=ALERT_HELP,
+    )  # fmt: skip
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["expected a JSON object"]})
+        refused = {
+            name: ["read-only" if name in READ_ONLY else "unknown field"]
+            for name in sorted(set(data) - set(EDITABLE))
+        }
+        if refused:
+            raise serializers.ValidationError(refused)
+        return super().to_internal_value(data)

@@ -1,0 +1,71 @@
+"""GET and PATCH /v1/tenant: the calling tenant's own settings and quotas, never a secret."""
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from audit.record import token_actor
+from scheduler_site.openapi import errors
+from scheduler_site.preconditions import optional_expected_version, with_etag
+from tasks.models import Tenant
+from tenants.quota_usage import quotas_of
+from tenants.serializers import TenantOutput, TenantPatchInput
+from tenants.settings_edit import tenant_settings_update
+
+TENANT_ETAG = OpenApiParameter(
+    "ETag",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    response=[200],
+    description='the version of the tenant\'s settings, e.g. `"2"`: send it in `If-Match`',
+)
+TENANT_IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description='optional: the ETag as last read (e.g. `"2"`); a stale one is a 412',
+)
+
+
+def settings_response(tenant: Tenant) -> Response:
+    body = {
+        "id": str(tenant.id),
+        "name": tenant.name,
+        "is_active": tenant.is_active,
+        "concurrency_limit": tenant.concurrency_limit,
+        "allow_critical": tenant.allow_critical,
+        "quotas": quotas_of(tenant),
+        "on_failure_url": tenant.on_failure_url,
+        "version": tenant.settings_version,
+        "created_at": TenantOutput().fields["created_at"].to_representation(tenant.created_at),
+    }
+    return with_etag(Response(body), tenant.settings_version)
+
+
+class TenantView(APIView):
+    @extend_schema(
+        summary="The tenant's own settings and quotas (never its signing secret or secrets)",
+        parameters=[TENANT_ETAG],
+        responses={200: TenantOutput, **errors()},
+    )
+    def get(self, request: Request) -> Response:
+        return settings_response(Tenant.objects.get(id=request.user.id))
+
+    @extend_schema(
+        summary="Edit the tenant's settings: only on_failure_url (every other field is read-only)",
+        request=TenantPatchInput,
+        parameters=[TENANT_IF_MATCH, TENANT_ETAG],
+        responses={200: TenantOutput, **errors(400, 412, 413, 415)},
+    )
+    def patch(self, request: Request) -> Response:
+        version = optional_expected_version(request, "tenant")
+        payload = TenantPatchInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        tenant = tenant_settings_update(
+            tenant=request.user,
+            expected_version=version,
+            changes=dict(payload.validated_data),
+            actor=token_actor(request),
+        )
+        return settings_response(tenant)
