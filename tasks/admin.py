@@ -25,6 +25,7 @@ class TenantAdmin(RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
         "is_active",
         "previous_signing_secret_until",
         "tokens_not_before",
+        "settings_version",  # the tenant's own edits' version (PATCH /v1/tenant)
         "created_at",
     ]
     search_fields = ["name", "id"]
