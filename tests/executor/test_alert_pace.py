@@ -1,12 +1,13 @@
 """The tenant-wide alert's pace: one alert per task per window, later deaths counted."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import transaction
 
 from jobs.callbacks.produce import make_callbacks
 from jobs.models import Callback, FailureAlert, Job
+from jobs.queue import claim_jobs, reconcile_expired_leases
 from tests.executor.alert_helpers import ALERT_URL, alerting_task, alerts_of, dead_jobs
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -89,3 +90,17 @@ def test_two_tasks_dying_in_one_batch_alert_separately(tenant):
     die(dead_jobs(one, 2) + dead_jobs(two, 1))
     assert [body["deaths"] for _, body in alerts_of(one)] == [2]
     assert [body["deaths"] for _, body in alerts_of(two)] == [1]
+
+
+def test_a_job_whose_last_lease_expired_alerts_through_the_reconciler(tenant):
+    task = alerting_task(tenant)
+    job = Job.objects.create(
+        tenant=tenant, task=task, scheduled_at=task.run_at, next_attempt_at=task.run_at,
+        max_attempts=1,
+    )  # fmt: skip
+    claim_jobs(worker_id="a", critical_limit=10, normal_limit=10, lookahead_seconds=0)
+    Job.objects.filter(id=job.id).update(lease_expires_at=datetime.now(UTC) - timedelta(seconds=1))
+    assert reconcile_expired_leases() == 1
+    [(_, body)] = alerts_of(task)
+    assert body["job_id"] == str(job.id) and body["error"] == "lease expired"
+    assert body["deaths"] == 1
