@@ -51,3 +51,18 @@ def test_a_storm_of_500_tasks_dying_in_one_batch_costs_a_few_statements(tenant):
     assert len(queries) <= bound, [q["sql"][:80] for q in queries]
     assert Task.objects.count() == 500
     assert [body["deaths"] for _, body in alerts_of(tasks[-1])] == [1]
+
+
+def test_a_second_storm_of_500_tasks_folds_into_their_waiting_alerts_in_a_few_statements(
+    tenant,
+):
+    tasks = [alerting_task(tenant) for _ in range(500)]
+    with transaction.atomic():
+        make_callbacks(str(job.id) for task in tasks for job in dead_jobs(task, 1))
+    jobs = [job for task in tasks for job in dead_jobs(task, 1)]
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        made = make_callbacks(str(job.id) for job in jobs)
+    assert made == 0
+    bound = 15 if connection.vendor == "mysql" else 40
+    assert len(queries) <= bound, [q["sql"][:80] for q in queries]
+    assert [body["deaths"] for _, body in alerts_of(tasks[0])] == [2]
