@@ -27,8 +27,10 @@ def expected_version(request: Request, what: str = "task") -> int | None:
 
 
 def optional_expected_version(request: Request, what: str) -> int | None:
-    """As expected_version where If-Match is honoured when sent, not required."""
-    return expected_version(request, what) if "If-Match" in request.headers else ANY_VERSION
+    """As expected_version where If-Match is honoured when sent, not required (a blank one
+    is as good as none)."""
+    sent = (request.headers.get("If-Match") or "").strip()
+    return expected_version(request, what) if sent else ANY_VERSION
 
 
 def with_etag(response: Response, version: int) -> Response:

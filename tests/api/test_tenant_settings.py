@@ -132,3 +132,8 @@ def test_a_refused_patch_writes_no_audit_entry(api, tenant):
     patch(api, {"on_failure_url": "http://10.0.0.5/"})
     patch(api, {"name": "x"})
     assert not AuditEntry.objects.filter(tenant_id=tenant.id).exists()
+
+
+def test_patch_without_if_match_or_with_a_blank_one_applies(api):
+    assert patch(api, {"on_failure_url": ALERTS}, HTTP_IF_MATCH=" ").status_code == 200
+    assert patch(api, {"on_failure_url": None}).status_code == 200
