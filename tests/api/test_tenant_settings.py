@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.db import DatabaseError, connection
 
 from audit.models import AuditEntry
 
@@ -137,3 +138,15 @@ def test_a_refused_patch_writes_no_audit_entry(api, tenant):
 def test_patch_without_if_match_or_with_a_blank_one_applies(api):
     assert patch(api, {"on_failure_url": ALERTS}, HTTP_IF_MATCH=" ").status_code == 200
     assert patch(api, {"on_failure_url": None}).status_code == 200
+
+
+def test_a_patch_whose_audit_entry_fails_changes_nothing(api, tenant):
+    def refuse_audit(execute, sql, params, many, context):
+        if "audit_entries" in sql:
+            raise DatabaseError("audit entry refused")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(refuse_audit):
+        assert patch(api, {"on_failure_url": ALERTS}).status_code == 500
+    tenant.refresh_from_db()
+    assert tenant.on_failure_url is None and tenant.settings_version == 1
