@@ -19,6 +19,7 @@ urlpatterns = [
     path("v1/docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("v1/", include("tasks.urls")),
     path("v1/", include("jobs.urls")),
+    path("v1/", include("audit.urls")),
 ]
 
 

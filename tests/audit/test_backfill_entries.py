@@ -1,0 +1,23 @@
+"""A backfill is one entry with its range and counts; one that makes nothing, none."""
+
+from tests.api.test_task_backfill import backfill, past_minutes
+from tests.audit.log import entries, only_entry
+
+
+def test_a_backfill_records_its_range_and_counts(api, make_task):
+    task = make_task(cron="* * * * *")
+    start, end = past_minutes(3)
+    assert backfill(api, task["id"], start, end).status_code == 202
+    entry = only_entry(action="task.backfill")
+    assert entry.target == task["id"]
+    counts = {name: entry.changes[name] for name in ("made", "existing", "instants")}
+    assert counts == {"made": 3, "existing": 0, "instants": 3}
+    assert entry.changes["start"] == start.isoformat().replace("+00:00", "Z")
+
+
+def test_a_repeated_backfill_that_makes_nothing_writes_no_entry(api, make_task):
+    task = make_task(cron="* * * * *")
+    start, end = past_minutes(2)
+    for _ in range(2):
+        backfill(api, task["id"], start, end)
+    assert len(entries(action="task.backfill")) == 1
