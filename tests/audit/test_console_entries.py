@@ -10,6 +10,10 @@ from tasks.models import Tenant, TenantSecret
 from tests.audit.log import entries, only_entry
 from tests.conftest import PUBLIC_URL
 
+# Outside a test transaction: an entry written without its change's transaction is refused
+# (audit/record.py), as in production, instead of riding on the test's own.
+pytestmark = pytest.mark.django_db(transaction=True)
+
 OPERATOR = "operator:ops"
 
 

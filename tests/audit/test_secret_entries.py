@@ -2,8 +2,14 @@
 
 import json
 
+import pytest
+
 from audit.models import AuditEntry
 from tests.audit.log import only_entry
+
+# Outside a test transaction: an entry written without its change's transaction is refused
+# (audit/record.py), as in production, instead of riding on the test's own.
+pytestmark = pytest.mark.django_db(transaction=True)
 
 VALUE = "Bearer s3cret-value"
 
