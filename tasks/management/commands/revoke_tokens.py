@@ -12,7 +12,5 @@ class Command(BaseCommand):
         parser.add_argument("tenant_id")
 
     def handle(self, *args, tenant_id: str, **options):
-        cut_off = tenant_revoke_tokens(
-            tenant=tenant_by_id(tenant_id), actor=command_operator()
-        )
+        cut_off = tenant_revoke_tokens(tenant=tenant_by_id(tenant_id), actor=command_operator())
         self.stdout.write(f"tokens issued before {cut_off.isoformat()} are refused")
