@@ -5,9 +5,11 @@ included: the log is append-only)."""
 from __future__ import annotations
 
 import json
+import uuid
 
 from django.contrib import admin
 from django.contrib.admin import DateFieldListFilter
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest
 from django.utils.html import format_html
@@ -34,7 +36,12 @@ class AuditTenantFilter(admin.SimpleListFilter):
     def queryset(self, request, queryset: QuerySet) -> QuerySet:
         if self.value() == NO_TENANT:
             return queryset.filter(tenant_id__isnull=True)
-        return queryset.filter(tenant_id=self.value()) if self.value() else queryset
+        if not self.value():
+            return queryset
+        try:
+            return queryset.filter(tenant_id=uuid.UUID(self.value()))
+        except ValueError as exc:
+            raise IncorrectLookupParameters(f"tenant: {self.value()!r} is not a tenant id") from exc
 
 
 class ActionFilter(admin.SimpleListFilter):

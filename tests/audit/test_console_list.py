@@ -102,3 +102,9 @@ def test_the_list_offers_no_delete_action(operator_client, tenant):
     form = {"action": "delete_selected", "_selected_action": [entry.id], "post": "yes"}
     operator_client.post(LIST, form)
     assert AuditEntry.objects.filter(id=entry.id).exists()
+
+
+@pytest.mark.parametrize("query", ["tenant=not-an-id", "at__gte=yesterday", "actor_kind=x"])
+def test_a_filter_the_list_cannot_apply_is_no_server_error(operator_client, tenant, query):
+    write(tenant.id)
+    assert operator_client.get(f"{LIST}?{query}").status_code in (200, 302)
