@@ -19,9 +19,10 @@ class AuditEntry(models.Model):
     class Meta:
         db_table = "audit_entries"
         indexes = [
-            # A tenant's entries newest first, and the same filtered by target.
+            # A tenant's entries newest first, and the same filtered by target or action.
             models.Index(fields=["tenant_id", "id"], name="audit_tenant_idx"),
             models.Index(fields=["tenant_id", "target", "id"], name="audit_target_idx"),
+            models.Index(fields=["tenant_id", "action", "id"], name="audit_action_idx"),
             # The archiver's purge of entries past their retention, oldest first.
             models.Index(fields=["at"], name="audit_at_idx"),
         ]

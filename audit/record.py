@@ -3,6 +3,7 @@ so the change and its row commit or roll back together."""
 
 from __future__ import annotations
 
+import getpass
 import uuid
 from typing import Any
 
@@ -41,3 +42,16 @@ def token_actor(request) -> str:
     token = getattr(request, "auth", None)
     jti = token.get("jti") if token is not None and hasattr(token, "get") else None
     return str(jti) if jti else "token:unknown"
+
+
+def command_operator() -> str:
+    """The actor of an operator's manage.py command: the system user who ran it."""
+    try:
+        return operator(getpass.getuser())
+    except (KeyError, OSError):  # no user name in the environment nor in the passwd file
+        return operator("unknown")
+
+
+def staff_actor(request) -> str:
+    """The actor of a console action: the staff user signed in."""
+    return operator(request.user.get_username())

@@ -2,7 +2,12 @@
 
 from django.contrib import admin
 
-from console import dlq_admin, job_admin, task_admin  # noqa: F401 - they register themselves
+from console import (  # noqa: F401 - they register themselves
+    audit_admin,
+    dlq_admin,
+    job_admin,
+    task_admin,
+)
 from console.login_throttle import ThrottledLoginForm
 
 admin.site.enable_nav_sidebar = False  # the lists need the whole width of a 1400 px screen

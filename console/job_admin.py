@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
+from audit.record import staff_actor
 from console.actions import Step, apply_each
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
@@ -140,7 +141,8 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
         job = get_object_or_404(Job.objects.select_related("tenant"), pk=object_id)
-        step = Step(job, short_id(job.id), partial(use_case, tenant=job.tenant, job_id=job.id))
+        call = partial(use_case, tenant=job.tenant, actor=staff_actor(request), job_id=job.id)
+        step = Step(job, short_id(job.id), call)
         apply_each(self, request, [step], done, logged_as(use_case))
         return redirect("admin:jobs_job_change", job.id)
 
@@ -149,11 +151,12 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
         # The ids are read whole first: the use cases change the very rows being read.
         rows = list(queryset.order_by().values_list("id", "tenant_id", "status"))
         tenants = Tenant.objects.in_bulk({tenant_id for _, tenant_id, _ in rows})
+        actor = staff_actor(request)
         steps = (
             Step(
                 Job(id=job_id, tenant_id=tenant_id, status=status),
                 short_id(job_id),
-                partial(use_case, tenant=tenants[tenant_id], job_id=job_id),
+                partial(use_case, tenant=tenants[tenant_id], actor=actor, job_id=job_id),
             )
             for job_id, tenant_id, status in rows
         )

@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from audit.record import staff_actor
 from console.actions import Step, apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
@@ -93,11 +94,12 @@ class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
         self, request, queryset: QuerySet, use_case: Callable[..., object], done: str, logged: str
     ):
         tasks = queryset.select_related("tenant").order_by()
+        actor = staff_actor(request)
         steps = (
             Step(
                 task,
                 task.name or short_id(task.id),
-                partial(use_case, tenant=task.tenant, task_id=task.id),
+                partial(use_case, tenant=task.tenant, actor=actor, task_id=task.id),
             )
             for task in tasks
         )

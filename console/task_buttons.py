@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
+from audit.record import staff_actor
 from console.actions import Step, apply_each
 from console.display import short_id
 from jobs.run_now import task_run_now
@@ -65,7 +66,7 @@ class TaskButtons:
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
         task = get_object_or_404(Task.objects.select_related("tenant"), pk=object_id)
-        call = partial(use_case, tenant=task.tenant, task_id=task.id)
+        call = partial(use_case, tenant=task.tenant, actor=staff_actor(request), task_id=task.id)
         apply_each(self, request, [Step(task, task.name or short_id(task.id), call)], done, logged)
         return redirect("admin:tasks_task_change", task.id)
 

@@ -1,12 +1,13 @@
 """The archiver process: finished jobs and closed skipped-run ledger entries move to the
-history store; old history, finished tasks and run now keys past their retention are
-purged."""
+history store; old history, finished tasks, run now keys and audit entries past their
+retention are purged."""
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
+from audit.retention import AuditRetention
 from execution.runtime import LoopProcess
 from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
@@ -28,6 +29,7 @@ class ArchiverProcess(LoopProcess):
         self.batch_size = batch_size
         self.last_result = (0, 0)
         self.storage_purge = StoragePurge(batch_size=batch_size)
+        self.audit_retention = AuditRetention(batch_size=batch_size)
 
     def on_stop(self) -> None:
         close_history_stores()
@@ -39,9 +41,10 @@ class ArchiverProcess(LoopProcess):
         purged = self._purge() if self.turns % PURGE_EVERY_TURNS == 0 else 0
         # Every turn, in bounded batches: a tenant's churn of tasks may outrun a rarer round.
         tasks, keys = self.storage_purge.run()
+        audit = self.audit_retention.run()
         self.logger.info(
             "archive written=%d deleted=%d skips_written=%d skips_deleted=%d purged=%d"
-            " tasks_purged=%d run_now_keys_purged=%d",
+            " tasks_purged=%d run_now_keys_purged=%d audit_purged=%d",
             written,
             deleted,
             skips_written,
@@ -49,6 +52,7 @@ class ArchiverProcess(LoopProcess):
             purged,
             tasks,
             keys,
+            audit,
         )
         busy = max(written, skips_written) >= self.batch_size
         return 0 if busy else self.poll_interval

@@ -23,6 +23,8 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
+from audit.changes import jsonable
+from audit.record import record
 from jobs.backfill_history import archived_instants
 from jobs.backfill_range import BackfillRange, scheduled_instants
 from jobs.backfill_sql import insert_backfill_jobs
@@ -46,7 +48,9 @@ class Backfilled:
 
 
 @transaction.atomic
-def task_backfill(*, tenant: Tenant, task_id: uuid.UUID, window: BackfillRange) -> Backfilled:
+def task_backfill(
+    *, tenant: Tenant, actor: str, task_id: uuid.UUID, window: BackfillRange
+) -> Backfilled:
     """Make the missing runs of the task's instants in the window; 404 unknown, 409 deleted,
     stopped tenant or no schedule, 400 over the limit, 429 rate, 503 history down."""
     task = _locked_task(tenant, task_id)
@@ -58,7 +62,26 @@ def task_backfill(*, tenant: Tenant, task_id: uuid.UUID, window: BackfillRange) 
     # Charged once everything that can refuse it has answered (a 503 costs nothing).
     take_creation_token(tenant)  # a backfill by hand costs what a creation costs
     made = _insert(task, missing)
-    return Backfilled(made=made, existing=len(instants) - made)
+    done = Backfilled(made=made, existing=len(instants) - made)
+    if made:  # a repeat that made nothing changed nothing: no entry
+        record(
+            tenant_id=tenant.id,
+            actor=actor,
+            action="task.backfill",
+            target=task.id,
+            changes=_entry(window, done),
+        )
+    return done
+
+
+def _entry(window: BackfillRange, done: Backfilled) -> dict:
+    return {
+        "start": jsonable(window.start),
+        "end": jsonable(window.end),
+        "made": done.made,
+        "existing": done.existing,
+        "instants": done.instants,
+    }
 
 
 def _locked_task(tenant: Tenant, task_id: uuid.UUID) -> Task:

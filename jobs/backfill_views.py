@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.record import token_actor
 from jobs.backfill import task_backfill
 from jobs.backfill_range import MAX_INSTANTS, checked_range
 from scheduler_site.ids_in_urls import parse_id
@@ -65,6 +66,11 @@ class TaskBackfillView(APIView):
         window = checked_range(
             payload.validated_data["start"], payload.validated_data["end"], timezone.now()
         )
-        done = task_backfill(tenant=request.user, task_id=parse_id(task_id, "task"), window=window)
+        done = task_backfill(
+            tenant=request.user,
+            actor=token_actor(request),
+            task_id=parse_id(task_id, "task"),
+            window=window,
+        )
         body = {"made": done.made, "existing": done.existing, "instants": done.instants}
         return Response(BackfillOutput(body).data, status=status.HTTP_202_ACCEPTED)

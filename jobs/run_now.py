@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.changes import jsonable
+from audit.record import record
 from history.records import HistoryRecord
 from jobs.models import Job, RunNowKey
 from jobs.selectors import job_get
@@ -41,7 +43,7 @@ def run_instant(now: datetime, task: Task) -> datetime:
 
 
 def task_run_now(
-    *, tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None = None
+    *, tenant: Tenant, actor: str, task_id: uuid.UUID, idempotency_key: str | None = None
 ) -> tuple[Job | HistoryRecord, bool]:
     """Create one pending job of the task due now; 404 unknown, 409 deleted or tenant
     stopped, 429 rate.
@@ -54,7 +56,7 @@ def task_run_now(
         return earlier, False
     take_creation_token(tenant)  # a run by hand costs what a creation costs
     try:
-        return _create(tenant, task_id, idempotency_key), True
+        return _create(tenant, actor, task_id, idempotency_key), True
     except IntegrityError:
         # Lost the race on UNIQUE (tenant_id, idempotency_key): answer with the winner's run.
         earlier = _replay(tenant, task_id, idempotency_key) if idempotency_key else None
@@ -64,7 +66,7 @@ def task_run_now(
 
 
 @transaction.atomic
-def _create(tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None) -> Job:
+def _create(tenant: Tenant, actor: str, task_id: uuid.UUID, idempotency_key: str | None) -> Job:
     # Locked like a delete locks it: a run asked for during a delete either comes before it
     # (and is cancelled with the others) or sees the task deleted.
     task = Task.objects.select_for_update().filter(id=task_id).first()
@@ -78,6 +80,8 @@ def _create(tenant: Tenant, task_id: uuid.UUID, idempotency_key: str | None) -> 
         RunNowKey.objects.create(
             tenant_id=tenant.id, idempotency_key=idempotency_key, task_id=task.id, job_id=job.id
         )
+    changes = {"job_id": str(job.id), "scheduled_at": jsonable(job.scheduled_at)}
+    record(tenant_id=tenant.id, actor=actor, action="task.run", target=task.id, changes=changes)
     return job
 
 

@@ -8,6 +8,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from audit.record import record
 from jobs.models import Job, JobStatus
 from jobs.waiting import release_jobs
 from scheduler_site.errors import Conflict, NotFound
@@ -28,7 +29,7 @@ def jobs_cancel_pending_for_task(*, task_id: uuid.UUID) -> int:
 
 
 @transaction.atomic
-def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
+def job_retry(*, tenant: Tenant, actor: str, job_id: uuid.UUID) -> Job:
     """dead -> pending, same id and scheduled_at, with a fresh budget of attempts.
 
     The attempt number (the fencing token) never goes down: the budget grows instead.
@@ -52,11 +53,12 @@ def job_retry(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     )
     if not updated:
         raise Conflict(f"only a dead job can be retried; this one is {job.status}", code="not_dead")
+    _record(job, actor, "job.retry", status=JobStatus.PENDING)
     return Job.objects.get(id=job.id)
 
 
 @transaction.atomic
-def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
+def job_cancel(*, tenant: Tenant, actor: str, job_id: uuid.UUID) -> Job:
     """pending (or held, or waiting) -> cancelled; a buffered run of the task may go."""
     job = _job_in_queue(tenant, job_id)
     now = timezone.now()
@@ -66,6 +68,7 @@ def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     if updated:
         with connection.cursor() as cursor:
             release_jobs(cursor, [job.id])
+        _record(job, actor, "job.cancel", status=JobStatus.CANCELLED)
     else:
         raise Conflict(
             f"only a pending job can be cancelled; this one is {job.status}", code="not_pending"
@@ -73,7 +76,8 @@ def job_cancel(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
     return Job.objects.get(id=job.id)
 
 
-def job_discard(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
+@transaction.atomic
+def job_discard(*, tenant: Tenant, actor: str, job_id: uuid.UUID) -> Job:
     """dead -> cancelled: out of the dead letter queue for good, its last error kept; it
     reaches the history with the other cancelled jobs."""
     job = _job_in_queue(tenant, job_id)
@@ -88,7 +92,14 @@ def job_discard(*, tenant: Tenant, job_id: uuid.UUID) -> Job:
         raise Conflict(
             f"only a dead job can be discarded; this one is {job.status}", code="not_dead"
         )
+    _record(job, actor, "job.discard", status=JobStatus.CANCELLED)
     return Job.objects.get(id=job.id)
+
+
+def _record(job: Job, actor: str, action: str, *, status: str) -> None:
+    """The job's entry: its task, and the status it left for the one it has now."""
+    changes = {"task_id": str(job.task_id), "status": {"old": str(job.status), "new": status}}
+    record(tenant_id=job.tenant_id, actor=actor, action=action, target=job.id, changes=changes)
 
 
 def _job_in_queue(tenant: Tenant, job_id: uuid.UUID) -> Job:

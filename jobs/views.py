@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.record import token_actor
 from history.records import RunCursor
 from jobs import selectors, services
 from jobs.run_now import task_run_now
@@ -62,7 +63,9 @@ class JobRetryView(APIView):
         responses={202: JobOutput, **errors(404, 409)},
     )
     def post(self, request: Request, job_id: str) -> Response:
-        job = services.job_retry(tenant=request.user, job_id=parse_id(job_id, "job"))
+        job = services.job_retry(
+            tenant=request.user, actor=token_actor(request), job_id=parse_id(job_id, "job")
+        )
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -74,7 +77,9 @@ class JobCancelView(APIView):
         responses={202: JobOutput, **errors(404, 409)},
     )
     def post(self, request: Request, job_id: str) -> Response:
-        job = services.job_cancel(tenant=request.user, job_id=parse_id(job_id, "job"))
+        job = services.job_cancel(
+            tenant=request.user, actor=token_actor(request), job_id=parse_id(job_id, "job")
+        )
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
@@ -89,6 +94,7 @@ class TaskRunNowView(APIView):
     def post(self, request: Request, task_id: str) -> Response:
         job, created = task_run_now(
             tenant=request.user,
+            actor=token_actor(request),
             task_id=parse_id(task_id, "task"),
             idempotency_key=checked_idempotency_key(request.headers.get("Idempotency-Key")),
         )

@@ -20,6 +20,7 @@ urlpatterns = [
     path("v1/", include("tasks.urls")),
     path("v1/", include("jobs.urls")),
     path("v1/", include("tenants.urls")),
+    path("v1/", include("audit.urls")),
 ]
 
 

@@ -7,6 +7,8 @@ permission of its own and leaves an entry in the admin's log.
 
 from django.contrib import admin
 
+from audit.admin_saves import AuditedSaves
+from audit.record import staff_actor
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 from tasks.critical_grant import critical_grant_withdraw
 from tasks.models import Tenant, TenantSecret
@@ -15,7 +17,7 @@ from tasks.tenants import tenant_deactivate, tenant_reactivate, tenant_revoke_to
 
 
 @admin.register(Tenant)
-class TenantAdmin(RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
+class TenantAdmin(AuditedSaves, RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
     list_display = ["name", "id", "concurrency_limit", "allow_critical", "is_active", "created_at"]
     list_filter = ["is_active", "allow_critical"]
     exclude = ["signing_secret", "previous_signing_secret"]
@@ -30,6 +32,10 @@ class TenantAdmin(RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
     ]
     search_fields = ["name", "id"]
     actions = ["deactivate", "reactivate", "revoke_tokens", "rotate_signing_secret"]
+    audit_thing = "tenant"
+
+    def audit_tenant_id(self, tenant: Tenant):
+        return tenant.id
 
     def save_model(self, request, obj, form, change):
         withdrawn = change and "allow_critical" in form.changed_data and not obj.allow_critical
@@ -49,7 +55,7 @@ class TenantAdmin(RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
     def _apply(self, request, queryset, use_case, done: str, logged: str) -> None:
         tenants = list(queryset)
         for tenant in tenants:
-            use_case(tenant=tenant)
+            use_case(tenant=tenant, actor=staff_actor(request))
             self.log_change(request, tenant, logged)
         self.message_user(request, f"{len(tenants)} tenants {done}.")
 
@@ -81,11 +87,18 @@ class TenantAdmin(RefuseUnofferedActions, SigningSecretPage, admin.ModelAdmin):
 
 
 @admin.register(TenantSecret)
-class TenantSecretAdmin(RefuseUnofferedActions, admin.ModelAdmin):
+class TenantSecretAdmin(AuditedSaves, RefuseUnofferedActions, admin.ModelAdmin):
     list_display = ["tenant", "name", "allowed_hosts", "updated_at"]
     exclude = ["encrypted_value"]
     # The hosts are the tenant's to set through the API, where they are checked.
     readonly_fields = ["tenant", "name", "allowed_hosts", "created_at", "updated_at"]
+    audit_thing = "secret"
+
+    def audit_target(self, secret: TenantSecret) -> str:
+        return secret.name  # as the API names it
+
+    def audit_deleted(self, secret: TenantSecret) -> dict:
+        return {"allowed_hosts": secret.allowed_hosts}  # as the API's delete: never the value
 
     def has_add_permission(self, request):
         return False

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from audit.record import record
 from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
 from tasks.host_lookups import HostLookups
 from tasks.models import Task, Tenant
@@ -26,6 +27,8 @@ from tasks.secrets import secret_hosts
 from tasks.services import task_prepare, task_replay
 
 MAX_BATCH = 500
+# The batch's audit entry names its first tasks only: the count says how many were made.
+AUDITED_IDS = 100
 
 
 @dataclass
@@ -50,26 +53,30 @@ class ItemResult:
         return self.error["code"] if self.error else None
 
 
-def tasks_create_batch(*, tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
+def tasks_create_batch(*, tenant: Tenant, actor: str, items: list[BatchItem]) -> list[ItemResult]:
     """The items' results; every item was charged to the creation rate by the caller."""
     lookups = HostLookups(tenant.id)
     lookups.start(names_to_resolve(item.data.get("url") for item in items if item.data))
-    results = _planned(tenant, items, lookups)
+    results = _planned(tenant, actor, items, lookups)
     uncharged = sum(1 for r in results if r.replayed or r.error_code == QuotaExceeded.code)
     give_back_creation_tokens(tenant, uncharged)
     return results
 
 
-def _planned(tenant: Tenant, items: list[BatchItem], lookups: HostLookups) -> list[ItemResult]:
+def _planned(
+    tenant: Tenant, actor: str, items: list[BatchItem], lookups: HostLookups
+) -> list[ItemResult]:
     for _ in range(2):  # a key taken by a concurrent request meanwhile: plan once more
         try:
-            return _create(tenant, items, lookups)
+            return _create(tenant, actor, items, lookups)
         except IntegrityError:
             continue
-    return _create(tenant, items, lookups)
+    return _create(tenant, actor, items, lookups)
 
 
-def _create(tenant: Tenant, items: list[BatchItem], lookups: HostLookups) -> list[ItemResult]:
+def _create(
+    tenant: Tenant, actor: str, items: list[BatchItem], lookups: HostLookups
+) -> list[ItemResult]:
     results: list[ItemResult | None] = [None] * len(items)
     fresh: dict[int, Task] = {}  # item index -> task to insert
     first_with_key: dict[str, int] = {}
@@ -91,10 +98,20 @@ def _create(tenant: Tenant, items: list[BatchItem], lookups: HostLookups) -> lis
     with transaction.atomic():
         room = room_for_tasks(tenant)
         admitted = set(list(fresh)[:room] if room is not None else fresh)
-        Task.objects.bulk_create([task for index, task in fresh.items() if index in admitted])
+        made = [task for index, task in fresh.items() if index in admitted]
+        Task.objects.bulk_create(made)
+        _record_batch(tenant, actor, made)
     for index in fresh:
         results[index] = ItemResult(201, fresh[index]) if index in admitted else _over_quota()
     return results
+
+
+def _record_batch(tenant: Tenant, actor: str, made: list[Task]) -> None:
+    """One entry for the tasks the batch made (none when it made none: replays only)."""
+    if not made:
+        return
+    changes = {"count": len(made), "task_ids": [str(task.id) for task in made[:AUDITED_IDS]]}
+    record(tenant_id=tenant.id, actor=actor, action="task.batch", changes=changes)
 
 
 def _repeated_key(first: int) -> ItemResult:

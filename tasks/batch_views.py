@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.record import token_actor
 from scheduler_site.errors import ApplicationError, ValidationFailed
 from scheduler_site.openapi import RETRY_AFTER, ErrorDetail, errors
 from tasks.batch_create import MAX_BATCH, BatchItem, ItemResult, tasks_create_batch
@@ -90,5 +91,5 @@ class TaskBatchView(APIView):
         take_creation_token(request.user, len(raw_items))
         reader = TaskInput()
         items = [read_item(raw, reader) for raw in raw_items]
-        results = tasks_create_batch(tenant=request.user, items=items)
+        results = tasks_create_batch(tenant=request.user, actor=token_actor(request), items=items)
         return Response({"results": result_bodies(results)})

@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.record import token_actor
 from scheduler_site.openapi import PAGE, SECRET_NAME, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
 from tasks import secrets
@@ -63,6 +64,7 @@ class SecretItemView(APIView):
         payload.is_valid(raise_exception=True)
         secret, created = secrets.secret_put(
             tenant=request.user,
+            actor=token_actor(request),
             name=name,
             value=payload.validated_data["value"],
             allowed_hosts=payload.validated_data.get("allowed_hosts"),
@@ -72,7 +74,7 @@ class SecretItemView(APIView):
 
     @extend_schema(summary="Delete a secret", responses={204: None, **errors(404)})
     def delete(self, request: Request, name: str) -> Response:
-        secrets.secret_delete(tenant=request.user, name=name)
+        secrets.secret_delete(tenant=request.user, actor=token_actor(request), name=name)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -10,6 +10,8 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from audit.changes import field_changes
+from audit.record import record
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant, TenantSecret
 from tasks.quotas import check_secret_quota
@@ -46,35 +48,54 @@ def _check(name: str, value: object) -> str:
 
 
 def secret_put(
-    *, tenant: Tenant, name: str, value: object, allowed_hosts: object = None
+    *, tenant: Tenant, actor: str, name: str, value: object, allowed_hosts: object = None
 ) -> tuple[TenantSecret, bool]:
     """Create or replace a secret; returns it and whether it was created.
 
     A new secret must name its hosts; a replaced one keeps its hosts unless new ones are
     given. Narrowing the hosts is never refused: a task aimed elsewhere is refused at the
-    call (execution/delivery.py), so a host can be withdrawn at once."""
+    call (execution/delivery.py), so a host can be withdrawn at once. The audit entry
+    names the hosts, never the value."""
     encrypted = cipher().encrypt(_check(name, value).encode()).decode()
     hosts = None if allowed_hosts is None else checked_allowed_hosts(allowed_hosts)
-    changes = {"encrypted_value": encrypted}
-    if hosts is not None:
-        changes["allowed_hosts"] = hosts
     for _ in range(2):
-        updated = TenantSecret.objects.filter(tenant=tenant, name=name).update(**changes)
-        if updated:
-            return TenantSecret.objects.get(tenant=tenant, name=name), False
-        if hosts is None:
-            raise ValidationFailed(
-                "allowed_hosts is required for a new secret",
-                fields={"allowed_hosts": "required: the hosts this secret may be sent to"},
-            )
         try:
             with transaction.atomic():
-                check_secret_quota(tenant)
-                secret = TenantSecret.objects.create(tenant=tenant, name=name, **changes)
-            return secret, True
+                return _put(tenant, actor, name, encrypted, hosts)
         except IntegrityError:
             continue  # created concurrently: replace it
     raise IntegrityError("could not store the secret")
+
+
+def _put(
+    tenant: Tenant, actor: str, name: str, encrypted: str, hosts: list[str] | None
+) -> tuple[TenantSecret, bool]:
+    secret = TenantSecret.objects.select_for_update().filter(tenant=tenant, name=name).first()
+    if secret is not None:
+        changes: dict = {"created": False}  # the value is replaced: the entry says only that
+        if hosts is not None:
+            old = {"allowed_hosts": secret.allowed_hosts}
+            changes |= field_changes(old, {"allowed_hosts": hosts})
+            secret.allowed_hosts = hosts
+        secret.encrypted_value = encrypted
+        secret.save(update_fields=["encrypted_value", "allowed_hosts", "updated_at"])
+        _record(tenant, actor, "secret.put", name, changes)
+        return secret, False
+    if hosts is None:
+        raise ValidationFailed(
+            "allowed_hosts is required for a new secret",
+            fields={"allowed_hosts": "required: the hosts this secret may be sent to"},
+        )
+    check_secret_quota(tenant)
+    secret = TenantSecret.objects.create(
+        tenant=tenant, name=name, encrypted_value=encrypted, allowed_hosts=hosts
+    )
+    _record(tenant, actor, "secret.put", name, {"created": True, "allowed_hosts": hosts})
+    return secret, True
+
+
+def _record(tenant: Tenant, actor: str, action: str, name: str, changes: dict) -> None:
+    record(tenant_id=tenant.id, actor=actor, action=action, target=name, changes=changes)
 
 
 def secret_hosts(*, tenant: Tenant, names: set[str]) -> dict[str, list[str]]:
@@ -85,10 +106,13 @@ def secret_hosts(*, tenant: Tenant, names: set[str]) -> dict[str, list[str]]:
     return dict(rows.values_list("name", "allowed_hosts"))
 
 
-def secret_delete(*, tenant: Tenant, name: str) -> None:
-    deleted, _ = TenantSecret.objects.filter(tenant=tenant, name=name).delete()
-    if not deleted:
+@transaction.atomic
+def secret_delete(*, tenant: Tenant, actor: str, name: str) -> None:
+    secret = TenantSecret.objects.select_for_update().filter(tenant=tenant, name=name).first()
+    if secret is None:
         raise NotFound("secret not found")
+    secret.delete()
+    _record(tenant, actor, "secret.delete", name, {"allowed_hosts": secret.allowed_hosts})
 
 
 def secret_names(*, tenant: Tenant, after: str | None = None, limit: int) -> list[TenantSecret]:

@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.changes import field_changes, fields_of
+from audit.record import record
 from scheduler_site.errors import (
     Conflict,
     NotFound,
@@ -176,6 +178,7 @@ def task_prepare(
 def task_create(
     *,
     tenant: Tenant,
+    actor: str,
     read_data: Callable[[], dict],
     idempotency_key: str | None = None,
     request_hash: str = "",
@@ -191,13 +194,15 @@ def task_create(
         if existing is not None:
             return task_replay(existing, request_hash), False
     take_creation_token(tenant)
+    data = read_data()
     task = task_prepare(
-        tenant=tenant, data=read_data(), idempotency_key=idempotency_key, request_hash=request_hash
+        tenant=tenant, data=data, idempotency_key=idempotency_key, request_hash=request_hash
     )
     try:
         with transaction.atomic():
             check_task_quota(tenant)
             task.save(force_insert=True)
+            _record(task, actor, "task.create", fields_of(task, data))
     except QuotaExceeded:
         give_back_creation_tokens(tenant, 1)
         raise
@@ -275,10 +280,11 @@ def _save_edit(task: Task, fields: list[str]) -> Task:
 
 @transaction.atomic
 def task_update(
-    *, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None, changes: dict
+    *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None, changes: dict
 ) -> Task:
     task = _locked_for_edit(tenant, task_id, expected_version)
     values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
+    before = fields_of(task, {*values, *changes})
     values.update(changes)
     schedule_rules.clear_replaced_kinds(values, changes)
     _check_schedule(values, task.id)
@@ -299,7 +305,18 @@ def task_update(
         if was_finished and task.status in RUNNING:
             check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]
+    changed = field_changes(before, fields_of(task, before))
+    if changed:  # a PATCH that changes no field leaves no entry
+        _record(task, actor, "task.update", changed)
     return _save_edit(task, fields)
+
+
+def _record(task: Task, actor: str, action: str, changes: dict | None = None) -> None:
+    record(tenant_id=task.tenant_id, actor=actor, action=action, target=task.id, changes=changes)
+
+
+def _status_change(task: Task, old: str) -> dict:
+    return {"status": {"old": str(old), "new": str(task.status)}}
 
 
 def _schedule_of(task: Task) -> tuple:
@@ -326,14 +343,18 @@ def _reschedule(task: Task) -> None:
 
 
 @transaction.atomic
-def task_pause(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
+def task_pause(
+    *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None
+) -> Task:
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status == TaskStatus.PAUSED:
         return task
     if not task_can_pause(task):
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
+    old = task.status
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
+    _record(task, actor, "task.pause", _status_change(task, old))
     task_changed("paused", task.id)  # its waiting jobs, retries included, wait too
     return task
 
@@ -348,7 +369,9 @@ def task_can_pause(task: Task) -> bool:
 
 
 @transaction.atomic
-def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> Task:
+def task_resume(
+    *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None
+) -> Task:
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status in RUNNING:
         return task
@@ -364,16 +387,21 @@ def task_resume(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | N
         task.status = TaskStatus.COMPLETED
     ledger = record_paused_runs(task, paused_at_run, timezone.now())
     _save_edit(task, ["status", "next_run_at", *ledger])
+    _record(task, actor, "task.resume", _status_change(task, TaskStatus.PAUSED))
     task_changed("resumed", task.id)  # held retries go on
     return task
 
 
 @transaction.atomic
-def task_delete(*, tenant: Tenant, task_id: uuid.UUID, expected_version: int | None) -> None:
+def task_delete(
+    *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None
+) -> None:
     """Soft delete: the task leaves the tenant's view, never runs again, and its pending
     jobs are cancelled."""
     task = _locked_for_edit(tenant, task_id, expected_version)
+    old = task.status
     task.status = TaskStatus.DELETED
     task.next_run_at = None
     _save_edit(task, ["status", "next_run_at"])
+    _record(task, actor, "task.delete", _status_change(task, old))
     task_changed("deleted", task.id)

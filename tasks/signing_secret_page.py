@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.cache import add_never_cache_headers
 
+from audit.record import staff_actor
 from scheduler_site.admin_actions import permitted_action, require
 from tasks.models import Tenant
 from tasks.tenants import tenant_rotate_signing_secret
@@ -41,7 +42,7 @@ class SigningSecretPage:
     def rotate_signing_secret(self, request, queryset):
         tenants = list(queryset)
         for tenant in tenants:
-            tenant_rotate_signing_secret(tenant=tenant)
+            tenant_rotate_signing_secret(tenant=tenant, actor=staff_actor(request))
             self.log_change(request, tenant, "Rotated the signing secret")
         token = secrets.token_urlsafe(16)
         request.session[SESSION_PREFIX + token] = [str(tenant.id) for tenant in tenants]

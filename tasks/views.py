@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.record import token_actor
 from scheduler_site.errors import ValidationFailed
 from scheduler_site.ids_in_urls import parse_id
 from scheduler_site.openapi import (
@@ -81,6 +82,7 @@ class TaskCollectionView(APIView):
 
         task, created = services.task_create(
             tenant=request.user,
+            actor=token_actor(request),
             read_data=read_data,
             idempotency_key=key,
             request_hash=request_hash(request.data) if key else "",
@@ -145,6 +147,7 @@ class TaskItemView(APIView):
         payload.is_valid(raise_exception=True)
         task = services.task_update(
             tenant=request.user,
+            actor=token_actor(request),
             task_id=parsed_id,
             expected_version=version,
             changes=payload.validated_data,
@@ -160,7 +163,10 @@ class TaskItemView(APIView):
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)
         services.task_delete(
-            tenant=request.user, task_id=parsed_id, expected_version=expected_version(request)
+            tenant=request.user,
+            actor=token_actor(request),
+            task_id=parsed_id,
+            expected_version=expected_version(request),
         )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -177,7 +183,10 @@ class TaskPauseView(APIView):
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)
         task = services.task_pause(
-            tenant=request.user, task_id=parsed_id, expected_version=expected_version(request)
+            tenant=request.user,
+            actor=token_actor(request),
+            task_id=parsed_id,
+            expected_version=expected_version(request),
         )
         return _task_response(task)
 
@@ -194,6 +203,9 @@ class TaskResumeView(APIView):
         parsed_id = parse_id(task_id, "task")
         services.task_get(tenant=request.user, task_id=parsed_id)
         task = services.task_resume(
-            tenant=request.user, task_id=parsed_id, expected_version=expected_version(request)
+            tenant=request.user,
+            actor=token_actor(request),
+            task_id=parsed_id,
+            expected_version=expected_version(request),
         )
         return _task_response(task)

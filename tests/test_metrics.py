@@ -103,7 +103,9 @@ def test_skipped_runs_are_counted_by_reason_whichever_process_recorded_them(add_
     )  # on the */10 grid: it and the 6 runs after it, up to now, are dropped
     add_task(cron="*/10 * * * *", next_run_at=an_hour_ago, misfire_policy="skip")
     paused = add_task(cron="*/10 * * * *", next_run_at=an_hour_ago, status="paused")
-    task_resume(tenant=paused.tenant, task_id=paused.id, expected_version=ANY_VERSION)
+    task_resume(
+        actor="tests", tenant=paused.tenant, task_id=paused.id, expected_version=ANY_VERSION
+    )
     port = free_port()
     scheduler = ManagedProcess(["run_scheduler", "--tick", "0.2"], tmp_path / "sched.log")
     metrics = ManagedProcess(

@@ -18,7 +18,9 @@ HOSTS = ["93.184.216.34"]
 @pytest.fixture
 def stored_under_old_key(tenant, settings) -> TenantSecret:
     settings.SECRETS_ENCRYPTION_KEYS = [OLD]
-    secret, _ = secret_put(tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS)
+    secret, _ = secret_put(
+        actor="tests", tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS
+    )
     return secret
 
 
@@ -27,7 +29,9 @@ def lookup(tenant):
 
 
 def test_a_secret_is_not_readable_with_a_key_derived_from_the_django_secret_key(tenant, settings):
-    secret, _ = secret_put(tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS)
+    secret, _ = secret_put(
+        actor="tests", tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS
+    )
     assert "s3cret" not in secret.encrypted_value
     derived = hashlib.sha256(b"tenant-secrets:" + settings.SECRET_KEY.encode()).digest()
     with pytest.raises(InvalidToken):  # how earlier versions keyed the secrets
@@ -35,7 +39,7 @@ def test_a_secret_is_not_readable_with_a_key_derived_from_the_django_secret_key(
 
 
 def test_rotating_the_django_secret_key_leaves_tenant_secrets_readable(tenant, settings):
-    secret_put(tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS)
+    secret_put(actor="tests", tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS)
     settings.SECRET_KEY = "another-" + "k3y" * 20
     assert lookup(tenant).values == {(str(tenant.id), "crm"): "Bearer s3cret"}
 
@@ -49,7 +53,9 @@ def test_a_secret_under_an_older_key_is_read_once_a_new_key_comes_first(
 
 def test_new_secrets_are_encrypted_with_the_first_key(tenant, settings):
     settings.SECRETS_ENCRYPTION_KEYS = [NEW, OLD]
-    secret, _ = secret_put(tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS)
+    secret, _ = secret_put(
+        actor="tests", tenant=tenant, name="crm", value="Bearer s3cret", allowed_hosts=HOSTS
+    )
     assert Fernet(NEW).decrypt(secret.encrypted_value.encode()) == b"Bearer s3cret"
 
 

@@ -90,24 +90,24 @@ def test_token_living_beyond_the_maximum_lifetime_is_401(tenant, exp):
 
 def test_token_issued_before_a_revocation_is_401(tenant):
     token = issue_token(tenant)
-    tenant_revoke_tokens(tenant=tenant)
+    tenant_revoke_tokens(actor="tests", tenant=tenant)
     response = call_with(token)
     assert response.status_code == 401
     assert "revoked" in response.json()["error"]["message"]
 
 
 def test_token_issued_after_a_revocation_is_accepted(tenant):
-    tenant_revoke_tokens(tenant=tenant)
+    tenant_revoke_tokens(actor="tests", tenant=tenant)
     assert call_with(issue_token(tenant)).status_code == 200
 
 
 def test_revocation_leaves_other_tenants_tokens_alone(tenant, other_tenant):
     token = issue_token(other_tenant)
-    tenant_revoke_tokens(tenant=tenant)
+    tenant_revoke_tokens(actor="tests", tenant=tenant)
     assert call_with(token).status_code == 200
 
 
 def test_token_without_an_issue_time_is_refused_once_tokens_were_revoked(tenant):
-    tenant_revoke_tokens(tenant=tenant)
+    tenant_revoke_tokens(actor="tests", tenant=tenant)
     payload = {"token_type": "access", "tenant_id": str(tenant.id), "exp": int(time.time()) + 60}
     assert call_with(signed(payload)).status_code == 401

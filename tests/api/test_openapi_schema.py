@@ -99,3 +99,13 @@ def test_the_ledger_route_is_described_with_an_example(schema):
     content = operation["responses"]["200"]["content"]["application/json"]
     (example,) = content["examples"].values()
     assert example["value"]["results"][0]["reason"] == "paused"
+
+
+def test_the_audit_route_is_described_with_its_filters_and_an_example(schema):
+    operation = schema["paths"]["/v1/audit"]["get"]
+    names = {parameter["name"] for parameter in operation["parameters"]}
+    assert {"target", "action", "since", "until", "cursor", "limit"} <= names
+    content = operation["responses"]["200"]["content"]["application/json"]
+    (example,) = content["examples"].values()
+    assert example["value"]["results"][0]["action"] == "task.update"
+    assert set(schema["paths"]["/v1/audit"]) == {"get"}  # read-only

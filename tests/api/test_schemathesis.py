@@ -72,7 +72,9 @@ def known(tenant, add_task) -> dict[str, list[str]]:
         )
         for n, status in enumerate(("pending", "dead", "dead", "succeeded"))
     ]
-    secret_put(tenant=tenant, name="crm", value="Bearer x", allowed_hosts=["93.184.216.34"])
+    secret_put(
+        actor="tests", tenant=tenant, name="crm", value="Bearer x", allowed_hosts=["93.184.216.34"]
+    )
     return {
         "task_id": [str(task.id) for task in tasks],
         "job_id": [str(job.id) for job in jobs],

@@ -61,7 +61,7 @@ def test_signing_secret_is_the_tenants_own(api, tenant):
 
 
 def test_after_a_rotation_the_new_secret_is_served_with_the_old_ones_end(api, tenant):
-    fresh = tenant_rotate_signing_secret(tenant=tenant)
+    fresh = tenant_rotate_signing_secret(actor="tests", tenant=tenant)
     served = api.get("/v1/signing-secret").json()
     assert served["signing_secret"] == fresh
     until = datetime.fromisoformat(served["previous_secret_signs_until"])

@@ -117,7 +117,10 @@ def test_backfill_for_a_stopped_tenant_is_refused_as_run_now_is(task_id, tenant)
     tenant.save()
     with pytest.raises(Conflict) as refused:
         task_backfill(
-            tenant=tenant, task_id=uuid.UUID(task_id), window=BackfillRange(*past_minutes(2))
+            actor="tests",
+            tenant=tenant,
+            task_id=uuid.UUID(task_id),
+            window=BackfillRange(*past_minutes(2)),
         )
     assert refused.value.code == "tenant_stopped"
     assert not Job.objects.filter(task_id=task_id).exists()

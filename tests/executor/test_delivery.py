@@ -85,7 +85,7 @@ def test_after_a_rotation_calls_verify_with_the_new_and_the_old_secret(
     endpoint, make_job, run_executor, tenant
 ):
     old = tenant.signing_secret
-    new = tenant_rotate_signing_secret(tenant=tenant)
+    new = tenant_rotate_signing_secret(actor="tests", tenant=tenant)
     body, headers = delivered_headers(endpoint, make_job, run_executor)
     assert len(headers["webhook-signature"].split(" ")) == 2
     for secret in (new, old):
@@ -96,7 +96,9 @@ def test_a_day_after_a_rotation_the_old_secret_no_longer_signs(
     endpoint, make_job, run_executor, tenant
 ):
     old = tenant.signing_secret
-    tenant_rotate_signing_secret(tenant=tenant, now=datetime.now(UTC) - timedelta(hours=25))
+    tenant_rotate_signing_secret(
+        actor="tests", tenant=tenant, now=datetime.now(UTC) - timedelta(hours=25)
+    )
     body, headers = delivered_headers(endpoint, make_job, run_executor)
     assert len(headers["webhook-signature"].split(" ")) == 1
     with pytest.raises(Exception, match="(?i)signature"):

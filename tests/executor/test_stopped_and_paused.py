@@ -21,7 +21,7 @@ def test_a_tenant_stopped_after_the_claim_gets_no_call(endpoint, make_job, run_e
         timeout=10,
         message="the job was not claimed ahead",
     )
-    tenant_deactivate(tenant=tenant)
+    tenant_deactivate(actor="tests", tenant=tenant)
     wait_for_status([job], {"pending"}, timeout=10)
     assert endpoint.received == []
     stored = Job.objects.get(id=job.id)
@@ -55,6 +55,6 @@ def test_a_full_executor_still_learns_of_a_tenant_stopped_after_the_claim(
     jobs = [make_job(endpoint.url("/ok"), due=due, priority=p) for p in (0, 5)]
     run_executor(max_held=2, horizon_seconds=5)  # holding both, it claims no more
     wait_for_status(jobs, {"running"}, timeout=10)
-    tenant_deactivate(tenant=tenant)
+    tenant_deactivate(actor="tests", tenant=tenant)
     wait_for_status(jobs, {"pending"}, timeout=10)
     assert endpoint.received == []

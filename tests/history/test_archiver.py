@@ -116,7 +116,9 @@ def test_a_failing_history_write_deletes_nothing(finished_job):
 
 def test_dead_job_retried_between_the_read_and_the_delete_stays(finished_job, tenant):
     job = finished_job("dead", 60 * 24 * 15, attempt=3)
-    written, deleted = archive_batch(between_writes=lambda: job_retry(tenant=tenant, job_id=job.id))
+    written, deleted = archive_batch(
+        between_writes=lambda: job_retry(actor="tests", tenant=tenant, job_id=job.id)
+    )
     assert (written, deleted) == (1, 0)
     assert Job.objects.get(id=job.id).status == "pending"
 
@@ -125,7 +127,8 @@ def test_dead_job_retried_between_finding_and_reading_it_is_not_archived(finishe
     job = finished_job("dead", 60 * 24 * 15, attempt=3)
     # the archiver's finding read is the first statement ordered by wake_at
     retried = once_after_first(
-        lambda sql: "ORDER BY wake_at" in sql, lambda: job_retry(tenant=tenant, job_id=job.id)
+        lambda sql: "ORDER BY wake_at" in sql,
+        lambda: job_retry(actor="tests", tenant=tenant, job_id=job.id),
     )
     with connection.execute_wrapper(retried):
         written, deleted = archive_batch()

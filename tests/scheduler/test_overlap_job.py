@@ -79,7 +79,7 @@ def test_a_finished_remembered_run_lets_the_next_one_go(add_task):
 def test_two_unfinished_runs_are_not_remembered_by_one(add_task):
     task = add_task(overlap="skip")
     tick_at(task, MINUTE)
-    task_run_now(tenant=task.tenant, task_id=task.id)
+    task_run_now(actor="tests", tenant=task.tenant, task_id=task.id)
     assert tick_at(task, MINUTE + timedelta(minutes=1)) == 0
     assert remembered(task) is None  # either could finish first: read them all again
 
@@ -98,7 +98,7 @@ def dead_run_behind_the_remembered_one(task) -> Job:
 def test_a_retried_dead_run_holds_the_next_run_back(add_task):
     task = add_task(overlap="skip")
     dead = dead_run_behind_the_remembered_one(task)
-    job_retry(tenant=task.tenant, job_id=dead.id)
+    job_retry(actor="tests", tenant=task.tenant, job_id=dead.id)
     assert tick_at(task, MINUTE + timedelta(minutes=2)) == 0
 
 
@@ -115,7 +115,9 @@ def test_a_backfilled_run_holds_the_next_run_back(add_task):
     finish(MINUTE, task)
     earlier = MINUTE - timedelta(minutes=3)
     window = BackfillRange(earlier, earlier + timedelta(minutes=1))
-    assert task_backfill(tenant=task.tenant, task_id=task.id, window=window).made == 1
+    assert (
+        task_backfill(actor="tests", tenant=task.tenant, task_id=task.id, window=window).made == 1
+    )
     assert remembered(task) is None
     assert tick_at(task, MINUTE + timedelta(minutes=1)) == 0
 
@@ -123,7 +125,7 @@ def test_a_backfilled_run_holds_the_next_run_back(add_task):
 def test_a_run_now_makes_the_task_forget_its_run(add_task):
     task = add_task(overlap="skip")
     tick_at(task, MINUTE)
-    task_run_now(tenant=task.tenant, task_id=task.id)
+    task_run_now(actor="tests", tenant=task.tenant, task_id=task.id)
     assert remembered(task) is None
 
 
@@ -143,7 +145,7 @@ def test_a_cancelled_remembered_waiting_run_does_not_free_the_task(add_task):
     Job.objects.filter(task=task).update(status="running")
     tick_at(task, MINUTE + timedelta(minutes=1))
     waiting = job_at(task, MINUTE + timedelta(minutes=1))
-    job_cancel(tenant=task.tenant, job_id=waiting.id)
+    job_cancel(actor="tests", tenant=task.tenant, job_id=waiting.id)
     tick_at(task, MINUTE + timedelta(minutes=2))
     assert job_at(task, MINUTE + timedelta(minutes=2)).status == "waiting"  # behind the first
 

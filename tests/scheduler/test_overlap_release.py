@@ -101,13 +101,13 @@ def test_a_lease_death_with_attempts_left_keeps_the_run_waiting(add_task):
 
 def test_cancel_releases_the_waiting_run(add_task, tenant):
     _, first, second = buffered_task(add_task)
-    job_cancel(tenant=tenant, job_id=first.id)
+    job_cancel(actor="tests", tenant=tenant, job_id=first.id)
     assert status_of(second) == "pending"
 
 
 def test_a_waiting_run_can_be_cancelled(add_task, tenant):
     _, first, second = buffered_task(add_task)
-    job_cancel(tenant=tenant, job_id=second.id)
+    job_cancel(actor="tests", tenant=tenant, job_id=second.id)
     assert (status_of(first), status_of(second)) == ("pending", "cancelled")
 
 
@@ -119,9 +119,9 @@ def test_deleting_the_task_cancels_its_waiting_run(add_task):
 
 def test_a_pause_keeps_the_run_waiting_and_its_release_holds_it(add_task, tenant):
     task, first, second = buffered_task(add_task)
-    task_pause(tenant=tenant, task_id=task.id, expected_version=task.version)
+    task_pause(actor="tests", tenant=tenant, task_id=task.id, expected_version=task.version)
     assert (status_of(first), status_of(second)) == ("held", "waiting")
-    job_cancel(tenant=tenant, job_id=first.id)
+    job_cancel(actor="tests", tenant=tenant, job_id=first.id)
     assert status_of(second) == "held"
 
 

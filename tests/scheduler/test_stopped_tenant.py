@@ -36,7 +36,7 @@ def ticks_until_idle(limit: int = 50) -> int:
 
 def test_a_stopped_tenants_due_tasks_leave_the_ticks_range(add_task, tenant):
     tasks = [add_task(next_run_at=NOW - timedelta(hours=1)) for _ in range(3)]
-    tenant_deactivate(tenant=tenant)
+    tenant_deactivate(actor="tests", tenant=tenant)
     assert {status_of(task) for task in tasks} == {"suspended"}
     with CaptureQueriesContext(connection) as queries:
         result = run_tick(now=NOW)
@@ -48,7 +48,7 @@ def test_a_stopped_tenants_due_tasks_leave_the_ticks_range(add_task, tenant):
 def test_the_tick_goes_on_for_another_tenant(add_task, tenant, other_tenant):
     add_task(next_run_at=NOW)
     theirs = add_task(tenant=other_tenant, next_run_at=NOW)
-    tenant_deactivate(tenant=tenant)
+    tenant_deactivate(actor="tests", tenant=tenant)
     assert run_tick(now=NOW).selected == 1
     assert list(Job.objects.values_list("task_id", flat=True)) == [theirs.id]
 
@@ -56,8 +56,8 @@ def test_the_tick_goes_on_for_another_tenant(add_task, tenant, other_tenant):
 def test_resume_replays_at_most_the_cap_of_missed_runs(add_task, tenant, settings):
     settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS = 10
     task = add_task(next_run_at=MINUTE - timedelta(hours=3), misfire_policy="run_all")
-    tenant_deactivate(tenant=tenant)
-    tenant_reactivate(tenant=tenant, now=NOW)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
     assert status_of(task) == "active"
     assert ticks_until_idle() == 10
     runs = list(Job.objects.filter(task=task).values_list("scheduled_at", flat=True))
@@ -67,38 +67,38 @@ def test_resume_replays_at_most_the_cap_of_missed_runs(add_task, tenant, setting
 def test_resume_replays_every_missed_run_within_the_cap(add_task, tenant, settings):
     settings.SCHEDULER_RESUME_MAX_REPLAYED_RUNS = 10
     add_task(next_run_at=MINUTE - timedelta(minutes=3), misfire_policy="run_all")
-    tenant_deactivate(tenant=tenant)
-    tenant_reactivate(tenant=tenant, now=NOW)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
     assert ticks_until_idle() == 4  # minutes -3, -2, -1 and 0
 
 
 def test_resume_with_run_once_makes_one_job_for_the_missed_runs(add_task, tenant):
     add_task(next_run_at=MINUTE - timedelta(hours=3), misfire_policy="run_once")
-    tenant_deactivate(tenant=tenant)
-    tenant_reactivate(tenant=tenant, now=NOW)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
     assert ticks_until_idle() == 1
 
 
 def test_resume_with_skip_drops_the_missed_runs(add_task, tenant):
     task = add_task(next_run_at=MINUTE - timedelta(hours=3), misfire_policy="skip")
-    tenant_deactivate(tenant=tenant)
-    tenant_reactivate(tenant=tenant, now=NOW)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
     assert ticks_until_idle() == 0
     assert Task.objects.get(id=task.id).next_run_at > NOW
 
 
 def test_a_paused_task_stays_paused_through_a_stop_and_resume(add_task, tenant):
     task = add_task(status="paused")
-    tenant_deactivate(tenant=tenant)
-    tenant_reactivate(tenant=tenant, now=NOW)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
     assert status_of(task) == "paused"
 
 
 def test_a_task_resumed_while_its_tenant_is_stopped_stays_out_of_the_range(add_task, tenant):
     task = add_task(next_run_at=NOW - timedelta(minutes=1))
-    task_pause(tenant=tenant, task_id=task.id, expected_version=None)
-    tenant_deactivate(tenant=tenant)
-    task_resume(tenant=tenant, task_id=task.id, expected_version=None)
+    task_pause(actor="tests", tenant=tenant, task_id=task.id, expected_version=None)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    task_resume(actor="tests", tenant=tenant, task_id=task.id, expected_version=None)
     assert status_of(task) == "suspended"
     assert run_tick(now=NOW).selected == 0
 

@@ -17,8 +17,8 @@ THREE_HOURS_AGO = MINUTE - timedelta(hours=3)
 
 
 def stop_and_resume(tenant) -> None:
-    tenant_deactivate(tenant=tenant)
-    tenant_reactivate(tenant=tenant, now=NOW)
+    tenant_deactivate(actor="tests", tenant=tenant)
+    tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
 
 
 def entry_of(task) -> SkippedRun:
@@ -64,9 +64,9 @@ def test_a_task_that_missed_nothing_records_nothing(add_task, tenant):
 def test_the_entries_of_a_batch_are_one_insert(add_task, tenant):
     for _ in range(50):
         add_task(next_run_at=THREE_HOURS_AGO, misfire_policy="skip")
-    tenant_deactivate(tenant=tenant)
+    tenant_deactivate(actor="tests", tenant=tenant)
     with CaptureQueriesContext(connection) as queries:
-        tenant_reactivate(tenant=tenant, now=NOW)
+        tenant_reactivate(actor="tests", tenant=tenant, now=NOW)
     writes = [q for q in queries.captured_queries if "INSERT INTO skipped_runs" in q["sql"]]
     assert len(writes) == 1 and SkippedRun.objects.count() == 50
 

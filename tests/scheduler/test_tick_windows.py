@@ -32,7 +32,7 @@ def test_each_run_made_by_the_tick_counts_toward_max_runs(add_task):
 
 def test_a_run_made_now_does_not_count_toward_max_runs(add_task, tenant):
     task = add_task(cron=None, interval_seconds=60, next_run_at=GRID + timedelta(hours=1))
-    task_run_now(tenant=tenant, task_id=task.id)
+    task_run_now(actor="tests", tenant=tenant, task_id=task.id)
     assert reload(task).runs_made == 0
 
 

@@ -1,0 +1,29 @@
+"""Every action the audit log records, `<thing>.<verb>`, and what made it (the README
+lists them too). A new kind of change adds its action here: the console's filter offers
+these."""
+
+ACTIONS = {
+    # Through the API (the actor is the token's jti) or the console (operator:<username>).
+    "task.create": "POST /v1/tasks: the fields given (as stored)",
+    "task.update": "PATCH /v1/tasks/{id}: each changed field, {old, new}",
+    "task.pause": "POST /v1/tasks/{id}/pause, or the console",
+    "task.resume": "POST /v1/tasks/{id}/resume, or the console",
+    "task.delete": "DELETE /v1/tasks/{id}, or the console",
+    "task.run": "POST /v1/tasks/{id}/run, or the console: the job made",
+    "task.backfill": "POST /v1/tasks/{id}/backfill: the range, runs made and existing",
+    "task.batch": "POST /v1/tasks/batch: the count and the first 100 ids",
+    "job.retry": "POST /v1/jobs/{id}/retry, or the console",
+    "job.cancel": "POST /v1/jobs/{id}/cancel, or the console",
+    "secret.put": "PUT /v1/secrets/{name}: created or replaced, its hosts (never the value)",
+    "secret.delete": "DELETE /v1/secrets/{name}, or the console: its hosts",
+    "tenant.update": "PATCH /v1/tenant, or a save of the tenant's page in the console",
+    # Console and operator commands only.
+    "job.discard": "a dead job discarded from the dead letter queue",
+    "dlq.retry_all": "retry all matching: the tenant's count of dead jobs matched",
+    "signing_secret.rotate": "a new signing secret (never either secret)",
+    "tenant.stop": "the tenant stopped, with the count of tasks suspended",
+    "tenant.resume": "the tenant resumed",
+    "tenant.revoke_tokens": "every token issued until then refused",
+    "tenant.create": "a tenant added in the console",
+    "tenant.delete": "a tenant deleted in the console",
+}
