@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 
 from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
+from tasks.callback_urls import all_urls
 from tasks.host_lookups import HostLookups
 from tasks.models import Task, Tenant
 from tasks.quotas import room_for_tasks
@@ -53,7 +54,7 @@ class ItemResult:
 def tasks_create_batch(*, tenant: Tenant, items: list[BatchItem]) -> list[ItemResult]:
     """The items' results; every item was charged to the creation rate by the caller."""
     lookups = HostLookups(tenant.id)
-    lookups.start(names_to_resolve(item.data.get("url") for item in items if item.data))
+    lookups.start(names_to_resolve(all_urls(item.data for item in items if item.data)))
     results = _planned(tenant, items, lookups)
     uncharged = sum(1 for r in results if r.replayed or r.error_code == QuotaExceeded.code)
     give_back_creation_tokens(tenant, uncharged)
