@@ -1,9 +1,12 @@
 """Callbacks in their own lane: they go whatever their task's state, through the same
 dial-time destination check as a run, and never have callbacks of their own."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from jobs.models import Job, JobStatus
+from jobs.storage_purge import StoragePurge
 from tasks.models import Task
 from tests.executor.callback_jobs import callbacks_of, make_callback, wait_for_calls
 from tests.executor.conftest import wait_for_status
@@ -48,3 +51,16 @@ def test_a_callback_refused_at_dial_time_dies_after_its_tries_without_a_callback
     assert (dead.error, dead.attempt, dead.max_attempts) == ("destination not allowed", 5, 5)
     assert endpoint.requests_for("/cb") == []
     assert callbacks_of(dead) == []
+
+
+def test_a_callback_of_a_task_purged_meanwhile_still_goes(endpoint, make_job, run_executor):
+    """The purge waits only for a task's runs: a callback carries all it sends."""
+    run = make_job(endpoint.url("/ok"), status=JobStatus.SUCCEEDED, attempt=1)
+    callback = make_callback(run, endpoint.url("/ok?cb=success"), event="success")
+    Job.objects.filter(id=run.id).delete()  # archived
+    long_ago = datetime.now(UTC) - timedelta(days=30)
+    Task.objects.filter(id=run.task_id).update(status="deleted", updated_at=long_ago)
+    assert StoragePurge().run()[0] == 1 and not Task.objects.filter(id=run.task_id).exists()
+    run_executor()
+    wait_for_calls(endpoint, "/ok?cb=success")
+    wait_for_status([callback], {JobStatus.SUCCEEDED})
