@@ -71,7 +71,8 @@ def test_retrying_a_callback_from_the_job_list_is_refused_without_a_crash(operat
         follow=True,
     )
     assert page.status_code == 200
-    assert f"{short_id(callback.id)}: job not found" in page.content.decode()
+    messages = [str(message) for message in page.context["messages"]]
+    assert f"{short_id(callback.id)}: job not found" in " ".join(messages), messages
     assert Job.objects.get(id=callback.id).status == JobStatus.DEAD
 
 
@@ -79,3 +80,10 @@ def test_the_retry_button_url_of_a_callback_is_refused(operator_client, run):
     callback = dead_callback(run)
     operator_client.post(f"/admin/jobs/job/{callback.id}/retry/")
     assert Job.objects.get(id=callback.id).status == JobStatus.DEAD
+
+
+def test_a_callback_is_found_by_its_error_text(operator_client, run):
+    callback = dead_callback(run)
+    Job.objects.filter(id=callback.id).update(error="destination not allowed")
+    page = operator_client.get("/admin/jobs/job/", {"q": "destination not"})
+    assert listed(page) == [callback.id]
