@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db.models import OuterRef, QuerySet, Subquery
 
+from jobs.callbacks.lane import is_callback
 from jobs.models import CALLBACK_PRIORITY, Callback, Job
 
 
@@ -21,10 +22,6 @@ def with_callback_origin(jobs: QuerySet) -> QuerySet:
         callback_of=Subquery(target.values("origin_job_id")[:1]),
         callback_event=Subquery(target.values("event")[:1]),
     )
-
-
-def is_callback(job: Job) -> bool:
-    return job.priority == CALLBACK_PRIORITY
 
 
 def runs_only(jobs: QuerySet) -> QuerySet:

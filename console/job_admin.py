@@ -15,12 +15,13 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import path
 
 from console.actions import Step, apply_each
-from console.callback_jobs import callback_target, is_callback, with_callback_origin
+from console.callback_jobs import callback_target, with_callback_origin
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import JobColumns
 from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
+from jobs.callbacks.lane import is_callback
 from jobs.models import Job, JobStatus
 from jobs.services import WAITING as CANCELLABLE
 from jobs.services import job_cancel, job_discard, job_retry

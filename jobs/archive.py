@@ -20,7 +20,7 @@ from history.records import HistoryRecord, HistoryStore
 from history.stores import history_store
 from jobs.archive_delete import archive_delete
 from jobs.attempts import attempts_by_job
-from jobs.callbacks.archive import is_callback
+from jobs.callbacks.lane import is_callback
 from jobs.models import Job, JobStatus
 from jobs.wake_index import oldest_rows
 from scheduler_site.sqltools import datetime_param, uuid_text

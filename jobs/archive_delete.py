@@ -17,7 +17,8 @@ from typing import Protocol
 
 from django.db import connection, transaction
 
-from jobs.callbacks.archive import drop_targets, is_callback
+from jobs.callbacks.archive import drop_targets
+from jobs.callbacks.lane import is_callback
 from jobs.queue_engine import queue_engine
 from scheduler_site.sqltools import uuid_param
 

@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from jobs.models import CALLBACK_PRIORITY, Callback, Job
-
-
-def is_callback(job: Job) -> bool:
-    return job.priority == CALLBACK_PRIORITY
+from jobs.models import Callback, Job
 
 
 def drop_targets(job_ids: Iterable[object]) -> int:
