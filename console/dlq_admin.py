@@ -1,5 +1,6 @@
 """The dead letter queue: dead jobs with their last error in view, retried or discarded
-one by one, by selection, or all those matching the current filter."""
+one by one, by selection, or all those matching the current filter. Runs only: a dead
+callback stays in the job list (console/callback_jobs.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from console.bad_filter import bad_filter_page
+from console.callback_jobs import runs_only
 from console.filters import DiedFilter, TenantFilter
 from console.job_admin import QueueAdmin
 from console.retry_all import retry_all_progress, start_retry_all
@@ -46,7 +48,7 @@ class DeadLetterAdmin(QueueAdmin):
     ordering = ["-finished_at", "-id"]
 
     def get_queryset(self, request: HttpRequest):
-        return super().get_queryset(request).filter(status=JobStatus.DEAD)
+        return runs_only(super().get_queryset(request).filter(status=JobStatus.DEAD))
 
     def changelist_view(self, request, extra_context=None):
         latest = retry_all_latest()

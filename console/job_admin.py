@@ -16,11 +16,13 @@ from django.urls import path
 
 from audit.record import staff_actor
 from console.actions import Step, apply_each
+from console.callback_jobs import callback_target, with_callback_origin
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import JobColumns
 from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
+from jobs.callbacks.lane import is_callback
 from jobs.models import Job, JobStatus
 from jobs.services import WAITING as CANCELLABLE
 from jobs.services import job_cancel, job_discard, job_retry
@@ -36,7 +38,8 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
     """What both job lists share: read-only rows, search, and the use cases as buttons."""
 
     list_display_links = ["job_id"]
-    list_select_related = ["tenant", "task"]
+    # Not the task: a callback job has none, and a join would drop it (callback_jobs.py).
+    list_select_related = ["tenant"]
     search_fields = ["error"]  # shows the search box; job_search decides what matches
     search_help_text = "A job id (whole, or the short id shown), a task name, or error text."
     ordering = ["-id"]
@@ -103,6 +106,9 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
         }
         return super().changelist_view(request, context)
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return with_callback_origin(super().get_queryset(request))
+
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         return job_search(queryset, search_term), False
 
@@ -122,9 +128,10 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _job_context(self, request: HttpRequest, job: Job) -> dict:
-        operate = self.has_operate_permission(request)
+        operate = self.has_operate_permission(request) and not is_callback(job)
         return {
             "attempts": attempts_for(job_id=job.id),
+            "callback": callback_target(job),
             "can_retry": operate and job.status == JobStatus.DEAD,
             "can_cancel": operate and job.status in CANCELLABLE,
         }

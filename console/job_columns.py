@@ -25,6 +25,14 @@ class JobColumns:
 
     @admin.display(description="task", ordering="task__name")
     def task_link(self, job: Job):
+        origin = getattr(job, "callback_of", None)
+        if origin is not None:  # a callback: its task_id names no task
+            url = reverse("admin:jobs_job_change", args=[origin])
+            event = getattr(job, "callback_event", "")
+            link = '{} callback of <a href="{}" title="{}">{}</a>'
+            return format_html(link, event, url, origin, short_id(origin))
+        if job.task is None:
+            return short_id(job.task_id)
         url = reverse("admin:tasks_task_change", args=[job.task_id])
         name = job.task.name or short_id(job.task_id)
         return format_html('<a href="{}" title="{}">{}</a>', url, job.task_id, name)

@@ -1,7 +1,8 @@
 """The archive use case: finished jobs move from the jobs table to the history store.
 
 History first, then the delete of exactly what was read: a crash in between leaves a job in
-both stores (readers drop the duplicate, the jobs table wins), never in neither.
+both stores (readers drop the duplicate, the jobs table wins), never in neither. Finished
+callback jobs are dropped, not moved (jobs/callbacks/archive.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from history.records import HistoryRecord, HistoryStore
 from history.stores import history_store
 from jobs.archive_delete import archive_delete
 from jobs.attempts import attempts_by_job
+from jobs.callbacks.lane import is_callback
 from jobs.models import Job, JobStatus
 from jobs.wake_index import oldest_rows
 from scheduler_site.sqltools import datetime_param, uuid_text
@@ -67,9 +69,11 @@ def archive_batch(
     jobs = archivable_jobs(now=now or timezone.now(), batch_size=batch_size)
     if not jobs:
         return 0, 0
-    attempts = attempts_by_job(job.id for job in jobs)
-    records = [replace(job_record(job), attempts=attempts.get(job.id, ())) for job in jobs]
-    (store or history_store()).write(records)
+    runs = [job for job in jobs if not is_callback(job)]
+    if runs:
+        attempts = attempts_by_job(job.id for job in runs)
+        records = [replace(job_record(job), attempts=attempts.get(job.id, ())) for job in runs]
+        (store or history_store()).write(records)
     if between_writes is not None:
         between_writes()
-    return len(jobs), archive_delete(jobs)
+    return len(runs), archive_delete(jobs)

@@ -89,13 +89,14 @@ WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 """
 
 # A job handed back `held` (its task was paused) goes back `pending` if the task was
-# resumed meanwhile: the resume released the held jobs before this one was held.
+# resumed meanwhile: the resume released the held jobs before this one was held. A callback
+# has no task row (LEFT JOIN): it is handed back too, and never stays held.
 HAND_BACK = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
     id CHAR(36) PATH '$[0]', attempt INT PATH '$[1]', status VARCHAR(16) PATH '$[2]')) AS r
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
-STRAIGHT_JOIN tasks AS t ON t.id = j.task_id
-SET j.status = IF(r.status = 'held' AND t.status <> 'paused', 'pending', r.status),
+LEFT JOIN tasks AS t ON t.id = j.task_id
+SET j.status = IF(r.status = 'held' AND COALESCE(t.status, '') <> 'paused', 'pending', r.status),
     j.worker_id = NULL, j.lease_expires_at = NULL, j.claimed_at = NULL,
     j.max_attempts = j.max_attempts + 1, j.updated_at = NOW(6)
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt

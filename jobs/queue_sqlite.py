@@ -68,12 +68,13 @@ WHERE jobs.id = r.value ->> '$[0]' AND jobs.status = 'running' AND jobs.worker_i
     AND jobs.attempt = r.value ->> '$[1]'
 """
 
-# A job handed back `held` goes back `pending` if its task was resumed meanwhile.
+# A job handed back `held` goes back `pending` if its task was resumed meanwhile (a callback,
+# which has no task row, never stays held).
 HAND_BACK = """
 UPDATE jobs
 SET status = CASE
         WHEN r.value ->> '$[2]' = 'held'
-            AND (SELECT status FROM tasks WHERE tasks.id = jobs.task_id) <> 'paused'
+            AND COALESCE((SELECT status FROM tasks WHERE tasks.id = jobs.task_id), '') <> 'paused'
         THEN 'pending' ELSE r.value ->> '$[2]' END,
     worker_id = NULL, lease_expires_at = NULL, claimed_at = NULL,
     max_attempts = max_attempts + 1, updated_at = %s

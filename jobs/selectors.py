@@ -13,6 +13,7 @@ from jobs.archive import job_record
 from jobs.attempts import attempts_for
 from jobs.models import Job
 from jobs.queue_engine import queue_engine
+from jobs.tenant_jobs import tenant_runs
 from scheduler_site.errors import NotFound, ServiceUnavailable
 from scheduler_site.sqltools import uuid_param, uuid_text
 from tasks.models import Tenant
@@ -23,7 +24,7 @@ MAX_ID = uuid.UUID(int=(1 << 128) - 1)  # above every id: the first page's bound
 
 def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
     """One job: the jobs table first (it wins), else the history."""
-    job = Job.objects.filter(tenant=tenant, id=job_id).first()
+    job = tenant_runs(tenant).filter(id=job_id).first()
     if job is not None:
         return job_record(job)
     record = _archived_job(tenant, job_id)
@@ -34,7 +35,7 @@ def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
 
 def job_attempts(*, tenant: Tenant, job_id: uuid.UUID) -> list[AttemptRecord]:
     """Every call of one job, first first: from the queue's log, or kept in its history."""
-    if Job.objects.filter(tenant=tenant, id=job_id).exists():
+    if tenant_runs(tenant).filter(id=job_id).exists():
         return attempts_for(job_id=job_id)
     record = _archived_job(tenant, job_id)
     if record is None:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from audit.record import record
 from jobs.models import Job, JobStatus
+from jobs.tenant_jobs import tenant_runs
 from jobs.waiting import release_jobs
 from scheduler_site.errors import Conflict, NotFound
 from tasks.models import Task, TaskStatus, Tenant
@@ -104,7 +105,7 @@ def _record(job: Job, actor: str, action: str, *, status: str) -> None:
 
 def _job_in_queue(tenant: Tenant, job_id: uuid.UUID) -> Job:
     """The job as the queue holds it; an archived job is gone from the queue (404)."""
-    job = Job.objects.filter(id=job_id, tenant=tenant).first()
+    job = tenant_runs(tenant).filter(id=job_id).first()
     if job is None:
         raise NotFound("job not found (or archived: it can no longer change)")
     return job

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 
 from audit.record import record
 from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
+from tasks.callback_urls import all_urls
 from tasks.host_lookups import HostLookups
 from tasks.models import Task, Tenant
 from tasks.quotas import room_for_tasks
@@ -56,7 +57,7 @@ class ItemResult:
 def tasks_create_batch(*, tenant: Tenant, actor: str, items: list[BatchItem]) -> list[ItemResult]:
     """The items' results; every item was charged to the creation rate by the caller."""
     lookups = HostLookups(tenant.id)
-    lookups.start(names_to_resolve(item.data.get("url") for item in items if item.data))
+    lookups.start(names_to_resolve(all_urls(item.data for item in items if item.data)))
     results = _planned(tenant, actor, items, lookups)
     uncharged = sum(1 for r in results if r.replayed or r.error_code == QuotaExceeded.code)
     give_back_creation_tokens(tenant, uncharged)

@@ -75,31 +75,33 @@ def names_to_resolve(urls: Iterable[object]) -> Iterator[tuple[str, int]]:
                 yield name, port if port is not None else ALLOWED_SCHEMES[parts.scheme]
 
 
-def check_url(url: str, resolve: Resolver) -> str:
+def check_url(url: str, resolve: Resolver, field: str = "url") -> str:
     """Refuse a URL the executor must never call; return it unchanged when it is fine.
-    `resolve` looks its host name up (HostLookups.resolve: under the request's deadline)."""
+    `resolve` looks its host name up (HostLookups.resolve: under the request's deadline);
+    `field` is the one a refusal names (a callback URL follows the same policy)."""
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise _bad("url", "is not a valid URL") from exc
+        raise _bad(field, "is not a valid URL") from exc
     if parts.scheme not in ALLOWED_SCHEMES:
-        raise _bad("url", "must use http or https")
+        raise _bad(field, "must use http or https")
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise _bad("url", "must not carry credentials; use secret_ref")
+        hint = "; use secret_ref" if field == "url" else ""
+        raise _bad(field, f"must not carry credentials{hint}")
     if not parts.hostname:
-        raise _bad("url", "has no host")
+        raise _bad(field, "has no host")
     if any(ch.isspace() for ch in url):
-        raise _bad("url", "must not contain whitespace")
+        raise _bad(field, "must not contain whitespace")
     effective_port = port if port is not None else ALLOWED_SCHEMES[parts.scheme]
     try:
         default_policy().check_url_host(parts.hostname, effective_port, resolve=resolve)
     except ResolutionTimedOut as exc:
         seconds = settings.RESOLVE_DEADLINE_SECONDS
-        raise _bad("url", f"host could not be resolved in time ({seconds:g} s)") from exc
+        raise _bad(field, f"host could not be resolved in time ({seconds:g} s)") from exc
     except DestinationNotAllowed as exc:
         raise _bad(
-            "url", "is not an allowed destination (public hosts on ports 80/443 only)"
+            field, "is not an allowed destination (public hosts on ports 80/443 only)"
         ) from exc
     return url
 

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
+from tasks.callback_docs import CALLBACK_EXAMPLES, CALLBACK_HELP
 from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
 from tasks.rules import LIMITS
 from tasks.schedule_docs import FIELD_HELP, TASK_EXAMPLES
@@ -14,6 +15,17 @@ def bounded_integer(field: str) -> serializers.IntegerField:
     """An integer within the field's limits (tasks.rules), so the schema states them too."""
     low, high = LIMITS[field]
     return serializers.IntegerField(required=False, min_value=low, max_value=high)
+
+
+def callback_url(field: str) -> serializers.CharField:
+    """An optional callback URL; null clears it. Refused, not trimmed, like `url`."""
+    return serializers.CharField(
+        max_length=2048,
+        required=False,
+        allow_null=True,
+        trim_whitespace=False,
+        help_text=CALLBACK_HELP[field],
+    )
 
 
 class StrictSerializer(serializers.Serializer):
@@ -44,7 +56,7 @@ class AwareDateTimeField(serializers.DateTimeField):
     }
 
 
-@extend_schema_serializer(examples=TASK_EXAMPLES)
+@extend_schema_serializer(examples=TASK_EXAMPLES + CALLBACK_EXAMPLES)
 class TaskInput(StrictSerializer):
     """A task's schedule is exactly one of cron, run_at, interval_seconds. A cron or
     interval task may have a window (starts_at, ends_at) and a run limit (max_runs)."""
@@ -98,6 +110,8 @@ class TaskInput(StrictSerializer):
     overlap = serializers.ChoiceField(
         choices=OverlapPolicy.choices, required=False, help_text=FIELD_HELP["overlap"]
     )
+    on_success_url = callback_url("on_success_url")
+    on_failure_url = callback_url("on_failure_url")
 
 
 class TaskPatchInput(TaskInput):
@@ -131,13 +145,17 @@ class TaskOutput(serializers.ModelSerializer):
             "runs_made",
             "overlap",
             "skipped_runs",
+            "on_success_url",
+            "on_failure_url",
             "status",
             "next_run_at",
             "version",
             "created_at",
             "updated_at",
         ]
-        extra_kwargs = {name: {"help_text": text} for name, text in FIELD_HELP.items()}
+        extra_kwargs = {
+            name: {"help_text": text} for name, text in (FIELD_HELP | CALLBACK_HELP).items()
+        }
 
     def to_representation(self, task: Task) -> dict:
         """Built directly: this body goes out for every task of a batch or a page, and the

@@ -23,6 +23,7 @@ from scheduler_site.errors import (
 from scheduler_site.ids import new_id
 from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule, schedule_rules
+from tasks.callback_urls import check_callback_urls
 from tasks.host_lookups import HostLookups
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.paused_runs import paused_so_far, record_paused_runs, record_runs_paused_so_far
@@ -53,6 +54,8 @@ EDITABLE_FIELDS = (
     "ends_at",
     "max_runs",
     "overlap",
+    "on_success_url",
+    "on_failure_url",
 )
 
 
@@ -122,6 +125,7 @@ def _check_priority(values: dict, tenant: Tenant) -> None:
 def _check_target(values: dict, lookups: HostLookups) -> None:
     rules.check_limits(values)
     rules.check_url(values["url"], lookups.resolve)
+    check_callback_urls(values, lookups.resolve)
     rules.check_headers(values.get("headers") or {})
     rules.check_body(values.get("body") or "")
     rules.check_secret_ref(values.get("secret_ref"))

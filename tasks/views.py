@@ -28,6 +28,7 @@ from scheduler_site.openapi import (
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 from scheduler_site.preconditions import expected_version, with_etag
 from tasks import services
+from tasks.callback_body_docs import TASK_CALLBACKS
 from tasks.models import TaskStatus
 from tasks.serializers import TaskInput, TaskOutput, TaskPatchInput
 
@@ -71,6 +72,7 @@ class TaskCollectionView(APIView):
         request=TaskInput,
         parameters=[IDEMPOTENCY_KEY, ETAG, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
         responses={201: TaskOutput, **errors(400, 403, 413, 415, 422, 429)},
+        callbacks=TASK_CALLBACKS,
     )
     def post(self, request: Request) -> Response:
         key = _idempotency_key(request)
@@ -138,6 +140,7 @@ class TaskItemView(APIView):
         request=TaskPatchInput,
         parameters=[IF_MATCH, ETAG],
         responses={200: TaskOutput, **errors(400, 404, 412, 413, 415, 428)},
+        callbacks=TASK_CALLBACKS,
     )
     def patch(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")

@@ -8,6 +8,7 @@ from jobs import queue
 from jobs.models import Job, JobStatus
 from scheduler_site.sqltools import uuid_param
 from tasks.models import Task
+from tests.executor.callback_jobs import make_callback
 
 
 def claimed_by(job: Job, worker_id: str) -> Job:
@@ -32,3 +33,16 @@ def test_a_held_hand_back_of_a_paused_task_stays_held(make_job):
     Task.objects.filter(id=job.task_id).update(status="paused")
     hand_back_held(job, "w")
     assert Job.objects.get(id=job.id).status == JobStatus.HELD
+
+
+def test_a_callback_handed_back_goes_back_pending_though_it_has_no_task(make_job):
+    callback = make_callback(make_job("http://127.0.0.1:9/ok"), "http://127.0.0.1:9/cb")
+    job = claimed_by(callback, "w")
+    queue.hand_back(worker_id="w", jobs=[(uuid_param(job.id), job.attempt, JobStatus.PENDING)])
+    assert Job.objects.get(id=job.id).status == JobStatus.PENDING
+
+
+def test_a_callback_handed_back_held_goes_back_pending(make_job):
+    job = claimed_by(make_callback(make_job("http://127.0.0.1:9/ok"), "http://127.0.0.1:9/cb"), "w")
+    hand_back_held(job, "w")
+    assert Job.objects.get(id=job.id).status == JobStatus.PENDING
