@@ -2,9 +2,10 @@
 
 from datetime import UTC, datetime
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from tasks.labels import MAX_LABELS, MAX_VALUE_LENGTH, checked_labels
 from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
 from tasks.rules import LIMITS
 from tasks.schedule_docs import FIELD_HELP, TASK_EXAMPLES
@@ -42,6 +43,39 @@ class AwareDateTimeField(serializers.DateTimeField):
         **serializers.DateTimeField.default_error_messages,
         "naive": "must include a UTC offset, for example 2030-01-01T09:00:00Z",
     }
+
+
+LABELS_SCHEMA = {
+    "type": "object",
+    "maxProperties": MAX_LABELS,
+    "propertyNames": {"pattern": "^[a-z0-9_.-]{1,63}$"},
+    "additionalProperties": {"type": "string", "maxLength": MAX_VALUE_LENGTH},
+    "example": {"env": "prod", "team": "billing"},
+}
+
+
+@extend_schema_field(LABELS_SCHEMA)
+class LabelsField(serializers.Field):
+    """Up to 20 `key: value` string pairs (tasks/labels.py); null clears them."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", "up to 20 `key: value` pairs, copied onto each job")
+        super().__init__(**kwargs)
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return True, {}
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data) -> dict[str, str]:
+        return checked_labels(data)
+
+    def get_attribute(self, instance) -> dict[str, str]:
+        # NULL (a job of an unlabelled task) shows as `{}`: the same shape for every job.
+        return super().get_attribute(instance) or {}
+
+    def to_representation(self, value) -> dict[str, str]:
+        return value
 
 
 @extend_schema_serializer(examples=TASK_EXAMPLES)
@@ -98,6 +132,7 @@ class TaskInput(StrictSerializer):
     overlap = serializers.ChoiceField(
         choices=OverlapPolicy.choices, required=False, help_text=FIELD_HELP["overlap"]
     )
+    labels = LabelsField(required=False)
 
 
 class TaskPatchInput(TaskInput):
@@ -131,6 +166,7 @@ class TaskOutput(serializers.ModelSerializer):
             "runs_made",
             "overlap",
             "skipped_runs",
+            "labels",
             "status",
             "next_run_at",
             "version",
@@ -138,6 +174,8 @@ class TaskOutput(serializers.ModelSerializer):
             "updated_at",
         ]
         extra_kwargs = {name: {"help_text": text} for name, text in FIELD_HELP.items()}
+
+    labels = LabelsField(read_only=True)
 
     def to_representation(self, task: Task) -> dict:
         """Built directly: this body goes out for every task of a batch or a page, and the
