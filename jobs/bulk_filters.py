@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 
 from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from jobs.dead_letters import TENANT_PRIORITIES
@@ -26,6 +27,15 @@ MAX_IDS = 1000
 CRITERIA = ("task_id", "scheduled_before", "scheduled_after", "error_contains", "label", "ids")
 
 
+LABEL_FILTER_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "example": "env:prod"},
+        {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": MAX_LABELS},
+    ]
+}
+
+
+@extend_schema_field(LABEL_FILTER_SCHEMA)
 class LabelFilterField(serializers.Field):
     """`key:value`, or a list of them (every one must match)."""
 

@@ -56,6 +56,7 @@ def _bulk(request: Request, action: Callable) -> Response:
 class DlqRetryView(APIView):
     @extend_schema(
         summary="Retry every dead job the filter matches (at least one criterion)",
+        operation_id="dlq_bulk_retry",
         request=BulkFilterInput,
         examples=EXAMPLES,
         parameters=[RETRY_AFTER],
@@ -68,6 +69,7 @@ class DlqRetryView(APIView):
 class JobsCancelView(APIView):
     @extend_schema(
         summary="Cancel every pending, held or waiting job the filter matches",
+        operation_id="jobs_bulk_cancel",
         request=BulkFilterInput,
         examples=EXAMPLES,
         parameters=[RETRY_AFTER],

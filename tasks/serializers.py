@@ -48,7 +48,6 @@ class AwareDateTimeField(serializers.DateTimeField):
 LABELS_SCHEMA = {
     "type": "object",
     "maxProperties": MAX_LABELS,
-    "propertyNames": {"pattern": "^[a-z0-9_.-]{1,63}$"},
     "additionalProperties": {"type": "string", "maxLength": MAX_VALUE_LENGTH},
     "example": {"env": "prod", "team": "billing"},
 }
@@ -59,7 +58,11 @@ class LabelsField(serializers.Field):
     """Up to 20 `key: value` string pairs (tasks/labels.py); null clears them."""
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("help_text", "up to 20 `key: value` pairs, copied onto each job")
+        kwargs.setdefault(
+            "help_text",
+            "up to 20 `key: value` pairs (keys 1-63 of `a-z0-9_.-`, values strings of up to"
+            " 255 characters), copied onto each job",
+        )
         super().__init__(**kwargs)
 
     def validate_empty_values(self, data):
