@@ -45,6 +45,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ticks", type=int, default=30)
     parser.add_argument("--idle", type=int, default=20000, help="not-yet-due tasks")
+    parser.add_argument("--reversed", action="store_true", help="run b before a in each tick")
     args = parser.parse_args()
     assert WITHOUT_LABELS.insert_jobs != WITH_LABELS.insert_jobs
     use_fresh_database("bench")
@@ -55,6 +56,8 @@ def main() -> None:
         ("a labels copied", tick_with(WITH_LABELS)),
         ("b no labels column", tick_with(WITHOUT_LABELS)),
     ]
+    if args.reversed:  # the other order within each tick: a check on order bias
+        variants.reverse()
     print(machine_line())
     measure_round_robin(variants, plain, 2)  # warm-up
     measured = measure_round_robin(variants, plain, args.ticks)
