@@ -26,7 +26,11 @@ class BulkOutput(serializers.Serializer):
 
 
 EXAMPLES = [
-    OpenApiExample("one task's jobs", value={"task_id": "0190f0c4-8c1e-7b7a-9b1e-3f1f2c4d5e6f"}),
+    OpenApiExample(
+        "one task's jobs",
+        value={"task_id": "0190f0c4-8c1e-7b7a-9b1e-3f1f2c4d5e6f"},
+        request_only=True,
+    ),
     OpenApiExample(
         "by label and time, counted first",
         value={
@@ -35,10 +39,18 @@ EXAMPLES = [
             "scheduled_before": "2030-01-02T00:00:00Z",
             "dry_run": True,
         },
+        request_only=True,
     ),
-    OpenApiExample("by error text", value={"error_contains": "HTTP 503"}),
-    OpenApiExample("listed ids", value={"ids": ["0190f0c4-8c1e-7b7a-9b1e-3f1f2c4d5e6f"]}),
-    OpenApiExample("the answer", value={"count": 42, "refused": {}}, response_only=True),
+    OpenApiExample("by error text", value={"error_contains": "HTTP 503"}, request_only=True),
+    OpenApiExample(
+        "listed ids", value={"ids": ["0190f0c4-8c1e-7b7a-9b1e-3f1f2c4d5e6f"]}, request_only=True
+    ),
+    OpenApiExample("all retried", value={"count": 42, "refused": {}}, response_only=True),
+    OpenApiExample(
+        "some refused",
+        value={"count": 40, "refused": {"task_deleted": 2}},
+        response_only=True,
+    ),
 ]
 
 
