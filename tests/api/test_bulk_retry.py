@@ -3,7 +3,9 @@
 import pytest
 
 from jobs import bulk_actions
+from jobs.bulk_services import dlq_retry
 from jobs.models import Job
+from scheduler_site.errors import Conflict
 from tasks.models import Task
 from tests.api.bulk_jobs import add_job, at, statuses
 
@@ -128,3 +130,18 @@ def test_the_matches_are_retried_in_batches_of_the_batch_size(api, task, monkeyp
     [add_job(task, minute) for minute in range(5)]
     retry(api, task_id=str(task.id))
     assert sizes == [2, 2, 1]
+
+
+def test_a_retry_forgets_the_run_the_tick_remembers(api, task):
+    job = add_job(task, 0)
+    Task.objects.filter(id=task.id).update(overlap_job_id=job.id)
+    retry(api, task_id=str(task.id))
+    assert Task.objects.get(id=task.id).overlap_job_id is None
+
+
+def test_a_stopped_tenants_retry_is_refused_as_a_single_one_is(tenant, task):
+    job = add_job(task, 0)
+    tenant.is_active = False
+    with pytest.raises(Conflict) as refused:
+        dlq_retry(tenant=tenant, criteria={"task_id": task.id}, dry_run=False, actor="t")
+    assert refused.value.code == "tenant_stopped" and statuses(job) == ["dead"]
