@@ -71,12 +71,12 @@ def act_on_matching(
     """Act on every job `matching` holds; the audit entry goes with the last batch."""
     batch_size = batch_size or BATCH_SIZE
     outcome = BulkOutcome()
-    ids = matching.order_by("id").values_list("id", flat=True)
     newest = matching.order_by("-id").values_list("id", flat=True).first()
+    ids = matching.filter(id__lte=newest) if newest else matching.none()
+    ids = ids.order_by("id").values_list("id", flat=True)
     after = None
     while True:
-        window = ids.filter(id__lte=newest) if newest else ids.none()
-        batch = list((window.filter(id__gt=after) if after else window)[:batch_size])
+        batch = list((ids.filter(id__gt=after) if after else ids)[:batch_size])
         with transaction.atomic():
             if batch:
                 count, refused = act(batch)

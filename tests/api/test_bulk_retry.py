@@ -145,3 +145,18 @@ def test_a_stopped_tenants_retry_is_refused_as_a_single_one_is(tenant, task):
     with pytest.raises(Conflict) as refused:
         dlq_retry(tenant=tenant, criteria={"task_id": task.id}, dry_run=False, actor="t")
     assert refused.value.code == "tenant_stopped" and statuses(job) == ["dead"]
+
+
+def test_jobs_that_die_during_the_request_are_left_for_the_next_one(api, task, monkeypatch):
+    monkeypatch.setattr(bulk_actions, "BATCH_SIZE", 1)
+    made, real = [], bulk_actions.jobs_retry_dead
+
+    def dying_meanwhile(*, job_ids):
+        if not made:
+            made.append(add_job(task, 30))  # a newer id, matching the filter too
+        return real(job_ids=job_ids)
+
+    monkeypatch.setattr(bulk_actions, "jobs_retry_dead", dying_meanwhile)
+    first, second = add_job(task, 0), add_job(task, 1)
+    assert retry(api, task_id=str(task.id)).json()["count"] == 2
+    assert statuses(first, second, made[0]) == ["pending", "pending", "dead"]
