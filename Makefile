@@ -40,7 +40,8 @@ SQLITE_SUITES := tests/api tests/scheduler tests/executor tests/history tests/au
 	tests/test_end_to_end.py \
 	tests/test_run_all.py tests/test_admin_dlq.py tests/test_admin_dlq_retry_all.py \
 	tests/test_admin_jobs.py tests/test_admin_dashboard.py tests/test_admin_log.py \
-	tests/test_embedded_sqlite.py tests/test_json_logs.py tests/test_admin_callback_jobs.py
+	tests/test_admin_labels.py tests/test_admin_callback_jobs.py \
+	tests/test_embedded_sqlite.py tests/test_json_logs.py
 
 test: $(STAMP)
 	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_suite.sh $(SQLITE_SUITES)

@@ -20,6 +20,7 @@ from console.callback_jobs import callback_target, with_callback_origin
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
 from console.job_columns import JobColumns
+from console.labels_display import LabelsShown
 from console.paging import CappedPaginator
 from jobs.attempts import attempts_for
 from jobs.callbacks.lane import is_callback
@@ -34,7 +35,7 @@ JobUseCase = Callable[..., object]
 LOGGED = {job_retry: "Retried", job_cancel: "Cancelled", job_discard: "Discarded"}
 
 
-class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
+class QueueAdmin(LabelsShown, JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
     """What both job lists share: read-only rows, search, and the use cases as buttons."""
 
     list_display_links = ["job_id"]
@@ -48,7 +49,8 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
     paginator = CappedPaginator
     show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
     change_form_template = "console/job_change_form.html"
-    readonly_fields = ["created_at", "updated_at"]  # never editable, so named to be shown
+    # Never editable, so named to be shown.
+    readonly_fields = ["created_at", "updated_at", "labels_shown"]
     fieldsets = [
         (
             None,
@@ -58,6 +60,7 @@ class QueueAdmin(JobColumns, RefuseUnofferedActions, admin.ModelAdmin):
                     ("status", "priority"),
                     ("attempt", "max_attempts"),
                     "run_now",
+                    "labels_shown",
                 ]
             },
         ),

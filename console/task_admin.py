@@ -16,6 +16,7 @@ from audit.record import staff_actor
 from console.actions import Step, apply_each
 from console.display import short_id, short_id_html
 from console.filters import TenantFilter
+from console.labels_display import LabelsShown
 from console.paging import CappedPaginator
 from console.schedule_limits import schedule_limits
 from console.task_buttons import TaskButtons, versioned
@@ -27,7 +28,7 @@ from tasks.services import task_delete, task_pause, task_resume
 
 
 @admin.register(Task)
-class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
+class TaskAdmin(LabelsShown, TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
     list_display = [
         "task_id",
         "name",
@@ -48,7 +49,8 @@ class TaskAdmin(TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
     paginator = CappedPaginator
     show_facets = admin.ShowFacets.NEVER  # a count per filter choice is a scan per choice
     actions = ["pause", "resume", "run_now", "soft_delete"]
-    readonly_fields = ["skipped_run_ledger"]
+    readonly_fields = ["labels_shown", "skipped_run_ledger"]
+    exclude = ["labels"]  # shown as labels_shown
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tasks are created through the API, where every rule is checked

@@ -59,11 +59,14 @@ class HistoryRecord:
     duration_ms: int | None = None
     claimed_at: datetime | None = None
     attempts: tuple[AttemptRecord, ...] = ()
+    # The job's labels while it is in the queue; the history stores keep none (an archived
+    # job shows `{}` and matches no label filter).
+    labels: dict | None = None
 
     @classmethod
     def field_names(cls) -> list[str]:
-        """The job's own columns (its attempts travel beside them)."""
-        return [f.name for f in fields(cls) if f.name != "attempts"]
+        """The job's own columns as the history keeps them (its attempts travel beside)."""
+        return [f.name for f in fields(cls) if f.name not in ("attempts", "labels")]
 
 
 @dataclass(frozen=True)

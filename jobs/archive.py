@@ -27,8 +27,10 @@ from scheduler_site.sqltools import datetime_param, uuid_text
 
 
 def job_record(job: Job) -> HistoryRecord:
-    """The job's own columns as the history keeps them (its attempts are read apart)."""
-    return HistoryRecord(**{name: getattr(job, name) for name in HistoryRecord.field_names()})
+    """The job's own columns as the history keeps them (its attempts are read apart), and
+    its labels for the API's answer (the history does not keep them)."""
+    values = {name: getattr(job, name) for name in HistoryRecord.field_names()}
+    return HistoryRecord(**values, labels=job.labels)
 
 
 def archive_delays() -> dict[str, timedelta]:

@@ -16,13 +16,14 @@ from django.db import connection
 
 from scheduler_site.sqltools import datetime_param, uuid_param
 from tasks.critical_grant import JOB_PRIORITY_SQL
+from tasks.labels import JOB_LABELS_SQL
 
 COLUMNS = """INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
-    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, run_now, created_at,
-    updated_at)"""
+    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, run_now, labels,
+    created_at, updated_at)"""
 
 VALUES = f"""{JOB_PRIORITY_SQL}, 'pending', 0, t.max_attempts, %s, t.timeout_seconds,
-    t.backoff_base_seconds, TRUE, %s, %s"""
+    t.backoff_base_seconds, TRUE, {JOB_LABELS_SQL}, %s, %s"""
 
 INSERT_MYSQL = f"""{COLUMNS}
 SELECT r.job_id, t.tenant_id, t.id, r.scheduled_at, {VALUES}

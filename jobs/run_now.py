@@ -134,4 +134,5 @@ def _new_job(task: Task, at: datetime) -> Job:
         timeout_seconds=task.timeout_seconds,
         backoff_base_seconds=task.backoff_base_seconds,
         run_now=True,
+        labels=task.labels or None,
     )

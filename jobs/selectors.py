@@ -11,11 +11,13 @@ from history.records import AttemptRecord, HistoryRecord, HistoryUnavailable, Ru
 from history.stores import history_reader
 from jobs.archive import job_record
 from jobs.attempts import attempts_for
+from jobs.dead_letters import labelled_dead_jobs
 from jobs.models import Job
 from jobs.queue_engine import queue_engine
 from jobs.tenant_jobs import tenant_runs
 from scheduler_site.errors import NotFound, ServiceUnavailable
 from scheduler_site.sqltools import uuid_param, uuid_text
+from tasks.label_filters import with_labels
 from tasks.models import Tenant
 from tasks.services import task_get
 
@@ -57,18 +59,20 @@ def _unavailable(exc: HistoryUnavailable) -> ServiceUnavailable:
 
 
 def task_runs(
-    *, tenant: Tenant, task_id: uuid.UUID, before: RunCursor | None, limit: int
+    *,
+    tenant: Tenant,
+    task_id: uuid.UUID,
+    before: RunCursor | None,
+    limit: int,
+    labels: dict[str, str] | None = None,
 ) -> tuple[list[HistoryRecord], RunCursor | None]:
     """A task's runs newest first, both stores merged; a failing store fails the read (a
-    partial history would look complete)."""
+    partial history would look complete). Filtered by labels, the runs are the queue's
+    only: the history keeps no labels, so no archived run can match."""
     task_get(tenant=tenant, task_id=task_id)
-    live = [job_record(job) for job in _live_runs(tenant, task_id, before, limit + 1)]
-    try:
-        archived = history_reader().task_runs(
-            tenant_id=tenant.id, task_id=task_id, before=before, limit=limit + 1
-        )
-    except HistoryUnavailable as exc:
-        raise _unavailable(exc) from exc
+    live_jobs = _live_runs(tenant, task_id, before, limit + 1, labels or {})
+    live = [job_record(job) for job in live_jobs]
+    archived = [] if labels else _archived_runs(tenant, task_id, before, limit + 1)
     merged = merge_newest_first(live, archived)
     if len(merged) > limit:
         last = merged[limit - 1]
@@ -76,8 +80,17 @@ def task_runs(
     return merged, None
 
 
-def _live_runs(tenant, task_id, before: RunCursor | None, limit: int) -> list[Job]:
-    query = Job.objects.filter(tenant=tenant, task_id=task_id)
+def _archived_runs(tenant, task_id, before: RunCursor | None, limit: int) -> list:
+    try:
+        return history_reader().task_runs(
+            tenant_id=tenant.id, task_id=task_id, before=before, limit=limit
+        )
+    except HistoryUnavailable as exc:
+        raise _unavailable(exc) from exc
+
+
+def _live_runs(tenant, task_id, before: RunCursor | None, limit: int, labels: dict) -> list[Job]:
+    query = with_labels(Job.objects.filter(tenant=tenant, task_id=task_id), labels)
     if before is not None:
         query = query.filter(
             Q(scheduled_at__lt=before.scheduled_at)
@@ -108,9 +121,17 @@ def merge_newest_first(live: list[HistoryRecord], archived: list[HistoryRecord])
     return merged
 
 
-def dead_jobs(*, tenant: Tenant, before_id: uuid.UUID | None, limit: int) -> list[Job]:
+def dead_jobs(
+    *,
+    tenant: Tenant,
+    before_id: uuid.UUID | None,
+    limit: int,
+    labels: dict[str, str] | None = None,
+) -> list[Job]:
     """The tenant's dead letter queue, newest first: its dead rows are ranges of the wake
     index (one per priority), sorted together by id."""
+    if labels:
+        return labelled_dead_jobs(tenant=tenant, before_id=before_id, limit=limit, labels=labels)
     before = uuid_param(before_id or MAX_ID)
     with connection.cursor() as cursor:
         rows = queue_engine().dead_letter_ids(cursor, uuid_param(tenant.id), before, limit)

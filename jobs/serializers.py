@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from jobs.models import JobStatus
+from tasks.serializers import LabelsField
 
 
 class JobOutput(serializers.Serializer):
@@ -21,6 +22,11 @@ class JobOutput(serializers.Serializer):
     error = serializers.CharField(allow_null=True)
     response_body = serializers.CharField(allow_null=True)
     duration_ms = serializers.IntegerField(allow_null=True)
+    labels = LabelsField(
+        read_only=True,
+        default=dict,
+        help_text="the task's labels when the job was made (`{}` for an archived job)",
+    )
 
 
 class AttemptOutput(serializers.Serializer):

@@ -27,7 +27,9 @@ from scheduler_site.openapi import (
     page_of,
 )
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
-from tasks.views import checked_idempotency_key
+from scheduler_site.query_params import label_params, refuse_unknown_params
+from tasks.label_filters import parse_labels
+from tasks.views import LABEL_FILTER, checked_idempotency_key
 
 JOB_PAGE = page_of(JobOutput, "JobPage")
 ATTEMPT_PAGE = page_of(AttemptOutput, "AttemptPage")
@@ -108,17 +110,21 @@ class TaskRunNowView(APIView):
 @extend_schema(parameters=[TASK_ID])
 class TaskRunsView(APIView):
     @extend_schema(
-        summary="The task's runs, queue and history merged, newest first",
-        parameters=PAGE,
+        summary="The task's runs, queue and history merged, newest first (with `label`: the"
+        " queue's only, the history keeps no labels)",
+        parameters=[*PAGE, LABEL_FILTER],
         responses={200: JOB_PAGE, **errors(400, 404, 503)},
     )
     def get(self, request: Request, task_id: str) -> Response:
+        refuse_unknown_params(request, {"cursor", "limit", "label"})
+        labels = parse_labels(label_params(request))
         limit = page_limit(request)
         records, next_cursor = selectors.task_runs(
             tenant=request.user,
             task_id=parse_id(task_id, "task"),
             before=_run_cursor(decode_cursor(request)),
             limit=limit,
+            labels=labels,
         )
         position = None
         if next_cursor is not None:
@@ -146,10 +152,12 @@ def _run_cursor(position: dict | None) -> RunCursor | None:
 class DeadLetterView(APIView):
     @extend_schema(
         summary="The tenant's dead jobs, newest first",
-        parameters=PAGE,
+        parameters=[*PAGE, LABEL_FILTER],
         responses={200: JOB_PAGE, **errors(400)},
     )
     def get(self, request: Request) -> Response:
+        refuse_unknown_params(request, {"cursor", "limit", "label"})
+        labels = parse_labels(label_params(request))
         limit = page_limit(request)
         position = decode_cursor(request) or {}
         before = None
@@ -158,6 +166,8 @@ class DeadLetterView(APIView):
                 before = uuid.UUID(str(position["before"]))
             except ValueError as exc:
                 raise bad_cursor() from exc
-        jobs = selectors.dead_jobs(tenant=request.user, before_id=before, limit=limit + 1)
+        jobs = selectors.dead_jobs(
+            tenant=request.user, before_id=before, limit=limit + 1, labels=labels
+        )
         next_position = {"before": str(jobs[limit - 1].id)} if len(jobs) > limit else None
         return page_response(request, JobOutput(jobs[:limit], many=True).data, next_position)

@@ -47,4 +47,14 @@ TASK_EXAMPLES = [
             "url": "https://example.com/hooks/report",
         },
     ),
+    OpenApiExample(
+        "A labelled task (filter by ?label=env:prod)",
+        request_only=True,
+        value={
+            "name": "nightly invoices",
+            "cron": "0 3 * * *",
+            "url": "https://example.com/hooks/invoices",
+            "labels": {"env": "prod", "team": "billing"},
+        },
+    ),
 ]

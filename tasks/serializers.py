@@ -2,10 +2,11 @@
 
 from datetime import UTC, datetime
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from tasks.callback_docs import CALLBACK_EXAMPLES, CALLBACK_HELP
+from tasks.labels import MAX_LABELS, MAX_VALUE_LENGTH, checked_labels
 from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
 from tasks.rules import LIMITS
 from tasks.schedule_docs import FIELD_HELP, TASK_EXAMPLES
@@ -54,6 +55,42 @@ class AwareDateTimeField(serializers.DateTimeField):
         **serializers.DateTimeField.default_error_messages,
         "naive": "must include a UTC offset, for example 2030-01-01T09:00:00Z",
     }
+
+
+LABELS_SCHEMA = {
+    "type": "object",
+    "maxProperties": MAX_LABELS,
+    "additionalProperties": {"type": "string", "maxLength": MAX_VALUE_LENGTH},
+    "example": {"env": "prod", "team": "billing"},
+}
+
+
+@extend_schema_field(LABELS_SCHEMA)
+class LabelsField(serializers.Field):
+    """Up to 20 `key: value` string pairs (tasks/labels.py); null clears them."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault(
+            "help_text",
+            "up to 20 `key: value` pairs (keys 1-63 of `a-z0-9_.-`, values strings of up to"
+            " 255 characters), copied onto each job",
+        )
+        super().__init__(**kwargs)
+
+    def validate_empty_values(self, data):
+        if data is None:
+            return True, {}
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data) -> dict[str, str]:
+        return checked_labels(data)
+
+    def get_attribute(self, instance) -> dict[str, str]:
+        # NULL (a job of an unlabelled task) shows as `{}`: the same shape for every job.
+        return super().get_attribute(instance) or {}
+
+    def to_representation(self, value) -> dict[str, str]:
+        return value
 
 
 @extend_schema_serializer(examples=TASK_EXAMPLES + CALLBACK_EXAMPLES)
@@ -112,6 +149,7 @@ class TaskInput(StrictSerializer):
     )
     on_success_url = callback_url("on_success_url")
     on_failure_url = callback_url("on_failure_url")
+    labels = LabelsField(required=False)
 
 
 class TaskPatchInput(TaskInput):
@@ -147,6 +185,7 @@ class TaskOutput(serializers.ModelSerializer):
             "skipped_runs",
             "on_success_url",
             "on_failure_url",
+            "labels",
             "status",
             "next_run_at",
             "version",
@@ -156,6 +195,8 @@ class TaskOutput(serializers.ModelSerializer):
         extra_kwargs = {
             name: {"help_text": text} for name, text in (FIELD_HELP | CALLBACK_HELP).items()
         }
+
+    labels = LabelsField(read_only=True)
 
     def to_representation(self, task: Task) -> dict:
         """Built directly: this body goes out for every task of a batch or a page, and the

@@ -25,6 +25,7 @@ from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule, schedule_rules
 from tasks.callback_urls import check_callback_urls
 from tasks.host_lookups import HostLookups
+from tasks.label_filters import with_labels
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.paused_runs import paused_so_far, record_paused_runs, record_runs_paused_so_far
 from tasks.quotas import check_task_quota
@@ -56,6 +57,7 @@ EDITABLE_FIELDS = (
     "overlap",
     "on_success_url",
     "on_failure_url",
+    "labels",
 )
 
 
@@ -246,10 +248,16 @@ def task_get(*, tenant: Tenant, task_id: uuid.UUID) -> Task:
 
 
 def task_list(
-    *, tenant: Tenant, after_id: uuid.UUID | None, limit: int, status: str | None = None
+    *,
+    tenant: Tenant,
+    after_id: uuid.UUID | None,
+    limit: int,
+    status: str | None = None,
+    labels: dict[str, str] | None = None,
 ) -> list[Task]:
-    """The tenant's tasks, newest first, starting after the cursor id."""
+    """The tenant's tasks, newest first, starting after the cursor id, holding `labels`."""
     query = Task.objects.filter(tenant=tenant).exclude(status=TaskStatus.DELETED)
+    query = with_labels(query, labels or {})
     if status:
         query = query.filter(status=status)
     if after_id is not None:

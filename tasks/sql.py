@@ -16,6 +16,7 @@ from django.db import connection
 
 from scheduler_site.sqltools import datetime_from_db, datetime_param
 from tasks.critical_grant import JOB_PRIORITY_SQL
+from tasks.labels import JOB_LABELS_SQL
 
 
 @dataclass(slots=True)
@@ -55,10 +56,11 @@ SELECT * FROM (
 
 INSERT_JOBS_MYSQL = f"""
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
-    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
+    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, labels, created_at,
     updated_at)
 SELECT r.job_id, t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL}, r.status, 0,
-    t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
+    t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, {JOB_LABELS_SQL},
+    %s, %s
 FROM JSON_TABLE(%s, '$[*]' COLUMNS (
     job_id CHAR(36) PATH '$[0]',
     task_id CHAR(36) PATH '$[1]',
@@ -69,11 +71,12 @@ ON DUPLICATE KEY UPDATE jobs.id = jobs.id
 
 INSERT_JOBS_SQLITE = f"""
 INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,
-    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, created_at,
+    max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, labels, created_at,
     updated_at)
 SELECT r.value ->> '$[0]', t.tenant_id, t.id, t.next_run_at, {JOB_PRIORITY_SQL},
     r.value ->> '$[2]', 0,
-    t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, %s, %s
+    t.max_attempts, t.next_run_at, t.timeout_seconds, t.backoff_base_seconds, {JOB_LABELS_SQL},
+    %s, %s
 FROM json_each(%s) AS r
 JOIN tasks AS t ON t.id = r.value ->> '$[1]'
 WHERE true

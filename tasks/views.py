@@ -27,14 +27,23 @@ from scheduler_site.openapi import (
 )
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 from scheduler_site.preconditions import expected_version, with_etag
+from scheduler_site.query_params import label_params, refuse_unknown_params
 from tasks import services
 from tasks.callback_body_docs import TASK_CALLBACKS
+from tasks.label_filters import parse_labels
 from tasks.models import TaskStatus
 from tasks.serializers import TaskInput, TaskOutput, TaskPatchInput
 
 MAX_IDEMPOTENCY_KEY = 255
 TASK_PAGE = page_of(TaskOutput, "TaskPage")
 STATUS_FILTER = OpenApiParameter("status", enum=TaskStatus.values, description="only these tasks")
+LABEL_FILTER = OpenApiParameter(
+    "label",
+    str,
+    many=True,
+    explode=True,
+    description="`key:value`, e.g. `env:prod`; repeat it and every one must match",
+)
 
 
 def _task_response(task, status_code: int = status.HTTP_200_OK) -> Response:
@@ -98,10 +107,12 @@ class TaskCollectionView(APIView):
     @extend_schema(
         summary="The tenant's tasks, newest first",
         operation_id="tasks_list",
-        parameters=[*PAGE, STATUS_FILTER],
+        parameters=[*PAGE, STATUS_FILTER, LABEL_FILTER],
         responses={200: TASK_PAGE, **errors(400)},
     )
     def get(self, request: Request) -> Response:
+        refuse_unknown_params(request, {"cursor", "limit", "status", "label"})
+        labels = parse_labels(label_params(request))
         position = decode_cursor(request) or {}
         limit = page_limit(request)
         status_filter = request.query_params.get("status")
@@ -109,7 +120,11 @@ class TaskCollectionView(APIView):
             raise ValidationFailed("status is not valid", fields={"status": "unknown status"})
         after = parse_cursor_id(position.get("after"))
         tasks = services.task_list(
-            tenant=request.user, after_id=after, limit=limit + 1, status=status_filter
+            tenant=request.user,
+            after_id=after,
+            limit=limit + 1,
+            status=status_filter,
+            labels=labels,
         )
         next_position = {"after": str(tasks[limit - 1].id)} if len(tasks) > limit else None
         return page_response(request, TaskOutput(tasks[:limit], many=True).data, next_position)
