@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from django.db import connection
+from django.utils import timezone
 
-from jobs.models import CALLBACK_PRIORITY, Callback, Job, JobStatus
+from jobs.callbacks.enqueue_sql import STATEMENTS
 from scheduler_site.ids import new_id
+from scheduler_site.sqltools import datetime_param, uuid_param
 
 
 @dataclass(slots=True)
@@ -31,36 +35,30 @@ def enqueue(callbacks: list[NewCallback]) -> list[uuid.UUID]:
     if not callbacks:
         return []
     ids = [new_id() for _ in callbacks]
-    Job.objects.bulk_create(
-        [_job(job_id, callback) for job_id, callback in zip(ids, callbacks, strict=True)]
+    rows = json.dumps(
+        [_row(job_id, callback) for job_id, callback in zip(ids, callbacks, strict=True)]
     )
-    Callback.objects.bulk_create(
-        [
-            Callback(
-                job_id=job_id,
-                tenant_id=callback.tenant_id,
-                task_id=callback.task_id,
-                origin_job_id=callback.origin_job_id,
-                event=callback.event,
-                url=callback.url,
-                body=callback.body,
-            )
-            for job_id, callback in zip(ids, callbacks, strict=True)
-        ]
-    )
+    stamp = datetime_param(timezone.now())
+    tries = [
+        settings.CALLBACK_MAX_ATTEMPTS,
+        settings.CALLBACK_TIMEOUT_SECONDS,
+        settings.CALLBACK_BACKOFF_SECONDS,
+    ]
+    insert_jobs, insert_targets = STATEMENTS[connection.vendor]
+    with connection.cursor() as cursor:
+        cursor.execute(insert_jobs, [*tries, stamp, stamp, rows])
+        cursor.execute(insert_targets, [stamp, rows])
     return ids
 
 
-def _job(job_id: uuid.UUID, callback: NewCallback) -> Job:
-    return Job(
-        id=job_id,
-        tenant_id=callback.tenant_id,
-        task_id=job_id,
-        scheduled_at=callback.due_at,
-        next_attempt_at=callback.due_at,
-        priority=CALLBACK_PRIORITY,
-        status=JobStatus.PENDING,
-        max_attempts=settings.CALLBACK_MAX_ATTEMPTS,
-        timeout_seconds=settings.CALLBACK_TIMEOUT_SECONDS,
-        backoff_base_seconds=settings.CALLBACK_BACKOFF_SECONDS,
-    )
+def _row(job_id: uuid.UUID, callback: NewCallback) -> list:
+    return [
+        uuid_param(job_id),
+        uuid_param(callback.tenant_id),
+        datetime_param(callback.due_at),
+        uuid_param(callback.task_id),
+        uuid_param(callback.origin_job_id),
+        callback.event,
+        callback.url,
+        callback.body,
+    ]
