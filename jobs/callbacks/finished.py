@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from django.db import connection
 
 from jobs.models import CALLBACK_PRIORITY
-from scheduler_site.sqltools import datetime_from_db, uuid_from_db, uuid_param
+from scheduler_site.sqltools import datetime_from_db, uuid_from_db
 
 COLUMNS = """
 SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.status, j.attempt, j.http_status,
@@ -43,7 +43,10 @@ def finished_jobs(ids: Iterable[str], worker_id: str | None) -> list[tuple]:
     """Rows of (id, tenant_id, task_id, scheduled_at, status, attempt, http_status, error,
     duration_ms, finished_at, response_body, task name, on_success_url, on_failure_url,
     the tenant's on_failure_url) for the jobs `ids` (canonical text)."""
-    keys = json.dumps([uuid_param(uuid.UUID(job_id)) for job_id in ids])
+    if connection.features.has_native_uuid_field:  # canonical text is the column's spelling
+        keys = json.dumps(list(ids))
+    else:
+        keys = json.dumps([uuid.UUID(job_id).hex for job_id in ids])
     with connection.cursor() as cursor:
         cursor.execute(
             MYSQL if connection.vendor == "mysql" else SQLITE, [keys, worker_id, worker_id]
