@@ -7,8 +7,8 @@ TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
 .PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
-	bench-scheduler bench-overlap bench-executor bench-burst bench-peer bench-layouts bench-profile \
-	bench-campaign clean
+	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
+	bench-layouts bench-profile bench-campaign clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -70,6 +70,12 @@ bench-create: $(STAMP) mariadb redis
 
 bench-burst: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py
+
+# The same burst with every task carrying both callbacks against it without them (issue 19):
+# two pairs, alternated; the runs' own start delay p99 with / without (goal <= 1.2x).
+bench-callbacks: $(STAMP) mariadb nginx
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py --callbacks --rounds 2 \
+		--png bench/burst-callbacks.png
 
 # The reliability campaign (issue 12): twelve load and fault scenarios on a MariaDB server of
 # its own (started and stopped by bench/campaign.py), nginx as the tenant endpoint. Name

@@ -7,8 +7,12 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.report import percentile
+
+if TYPE_CHECKING:
+    from bench.callback_tally import CallbackTally
 
 
 @dataclass
@@ -19,6 +23,7 @@ class Delivery:
     lost: int
     duplicates: int
     span: float  # seconds from the first call to the last
+    callbacks: CallbackTally | None = None  # with callbacks: what became of them
 
     @property
     def delays(self) -> list[float]:

@@ -54,6 +54,9 @@ http {{
     server {{
         listen 127.0.0.1:{port} backlog=8192;
         location / {{ return 200 "ok"; }}
+        # Callbacks (bench/burst.py --callbacks) have their own log, so the runs' log holds
+        # only the runs' calls.
+        location /callback/ {{ access_log {callback_log}; return 200 "ok"; }}
     }}
 }}
 """
@@ -61,11 +64,17 @@ http {{
 
 def start_endpoint(port: int, record: Path | None = None) -> subprocess.Popen:
     """nginx answering 200 at once; with `record`, one CSV line per call: arrival time,
-    Idempotency-Key, X-Scheduled-At, X-Attempt (read it after `stop`)."""
+    Idempotency-Key, X-Scheduled-At, X-Attempt (read it after `stop`); the calls to
+    /callback/ go to callback_record(record) instead."""
     prefix = Path(tempfile.mkdtemp(prefix="bench-endpoint-"))
     access_log = f"{record} calls" if record else "off"
+    callback_log = f"{callback_record(record)} calls" if record else "off"
     conf = prefix / "nginx.conf"
-    conf.write_text(ENDPOINT_CONF.format(prefix=prefix, port=port, access_log=access_log))
+    conf.write_text(
+        ENDPOINT_CONF.format(
+            prefix=prefix, port=port, access_log=access_log, callback_log=callback_log
+        )
+    )
     process = subprocess.Popen(
         ["nginx", "-p", str(prefix), "-e", str(prefix / "error.log"), "-c", str(conf)]
     )
@@ -75,6 +84,11 @@ def start_endpoint(port: int, record: Path | None = None) -> subprocess.Popen:
                 return process
         time.sleep(0.05)
     raise SystemExit(f"nginx did not start on 127.0.0.1:{port}; see {prefix / 'error.log'}")
+
+
+def callback_record(record: Path) -> Path:
+    """Where the endpoint recording into `record` records the calls to /callback/."""
+    return record.with_name(f"{record.stem}-callbacks{record.suffix}")
 
 
 @dataclass(frozen=True)

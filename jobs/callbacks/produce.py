@@ -12,14 +12,9 @@ from datetime import UTC, datetime
 
 from jobs.callbacks import alerts
 from jobs.callbacks.enqueue import NewCallback, enqueue
+from jobs.callbacks.finished import finished_jobs
 from jobs.callbacks.payload import Finished, body
-from jobs.models import CALLBACK_PRIORITY, CallbackEvent, Job, JobStatus
-from tasks.models import Task, Tenant
-
-FIELDS = (
-    "id", "tenant_id", "task_id", "scheduled_at", "status", "attempt", "http_status", "error",
-    "duration_ms", "finished_at", "response_body",
-)  # fmt: skip
+from jobs.models import CallbackEvent, JobStatus
 
 
 def make_callbacks(
@@ -35,34 +30,20 @@ def make_callbacks(
     ids = list(finished)
     if not ids:
         return 0
-    rows = Job.objects.filter(id__in=ids, status__in=(JobStatus.SUCCEEDED, JobStatus.DEAD))
-    if worker_id is not None:
-        rows = rows.filter(worker_id=worker_id)
-    jobs = list(rows.exclude(priority=CALLBACK_PRIORITY).values_list(*FIELDS))
+    jobs = finished_jobs(ids, worker_id)
     if not jobs:
         return 0
-    tasks = {
-        row[0]: row[1:]
-        for row in Task.objects.filter(id__in={job[2] for job in jobs}).values_list(
-            "id", "name", "on_success_url", "on_failure_url"
-        )
-    }
-    tenant_urls = dict(
-        Tenant.objects.filter(
-            id__in={job[1] for job in jobs}, on_failure_url__isnull=False
-        ).values_list("id", "on_failure_url")
-    )
     now = datetime.now(UTC)
     made, deaths = [], []
     for job in jobs:
-        name, on_success, on_failure = tasks.get(job[2], ("", None, None))
+        name, on_success, on_failure, tenant_url = job[11:]
         report = _finished(job, name, (responses or {}).get(str(job[0])))
         if job[4] == JobStatus.SUCCEEDED and on_success:
             made.append(_callback(job, CallbackEvent.SUCCESS, on_success, report, now))
         elif job[4] == JobStatus.DEAD and on_failure:
             made.append(_callback(job, CallbackEvent.FAILURE, on_failure, report, now))
-        elif job[4] == JobStatus.DEAD and job[1] in tenant_urls:
-            deaths.append(alerts.Death(job[1], job[2], job[0], tenant_urls[job[1]], report))
+        elif job[4] == JobStatus.DEAD and tenant_url:
+            deaths.append(alerts.Death(job[1], job[2], job[0], tenant_url, report))
     made += alerts.alerts_for(deaths, now)
     enqueue(made)
     return len(made)
