@@ -272,6 +272,8 @@ RUN_NOW_KEY_RETENTION_HOURS = env_int("RUN_NOW_KEY_RETENTION_HOURS", 24, minimum
 CALLBACK_TIMEOUT_SECONDS = env_int("CALLBACK_TIMEOUT_SECONDS", 10, minimum=1)
 CALLBACK_BACKOFF_SECONDS = env_int("CALLBACK_BACKOFF_SECONDS", 10, minimum=1)
 CALLBACK_MAX_ATTEMPTS = 5
+# A callback is due this long after the end of the job it reports on.
+CALLBACK_DELAY_SECONDS = env_int("CALLBACK_DELAY_SECONDS", 2)
 ALERT_WINDOW_SECONDS = env_int("ALERT_WINDOW_SECONDS", 60, minimum=1)
 # The audit log keeps entries this long; the archiver removes older ones in batches.
 AUDIT_RETENTION_DAYS = env_int("AUDIT_RETENTION_DAYS", 400, minimum=1)

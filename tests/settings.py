@@ -13,5 +13,7 @@ for _name, _value in fresh_keys().items():
     os.environ.setdefault(_name, _value)
 # The rate limit's shared state: the real Redis that scripts/ensure_redis.sh starts.
 os.environ.setdefault("CACHE_URL", "redis://127.0.0.1:6379/15")
+# Callbacks at once: their own tests set the delay where they test it.
+os.environ.setdefault("CALLBACK_DELAY_SECONDS", "0")
 
 from scheduler_site.settings import *  # noqa: E402,F403
