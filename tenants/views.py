@@ -9,6 +9,7 @@ from audit.record import token_actor
 from scheduler_site.openapi import errors
 from scheduler_site.preconditions import optional_expected_version, with_etag
 from tasks.models import Tenant
+from tenants.alert_docs import TENANT_ALERT
 from tenants.quota_usage import quotas_of
 from tenants.serializers import TenantOutput, TenantPatchInput
 from tenants.settings_edit import tenant_settings_update
@@ -57,6 +58,7 @@ class TenantView(APIView):
         request=TenantPatchInput,
         parameters=[TENANT_IF_MATCH, TENANT_ETAG],
         responses={200: TenantOutput, **errors(400, 412, 413, 415)},
+        callbacks=TENANT_ALERT,
     )
     def patch(self, request: Request) -> Response:
         version = optional_expected_version(request, "tenant")

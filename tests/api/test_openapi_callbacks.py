@@ -48,3 +48,12 @@ def test_the_documented_example_has_every_field_a_callback_sends():
         finished_at=datetime.now(UTC), response="x",
     )  # fmt: skip
     assert set(json.loads(body("failure", report))) == set(EXAMPLE_BODY)
+
+
+def test_the_tenant_patch_describes_the_failure_alert_with_its_counts(schema):  # noqa: F811
+    callbacks = schema["paths"]["/v1/tenant"]["patch"]["callbacks"]
+    (request,) = callbacks["jobDiedAlert"]["{$request.body#/on_failure_url}"].values()
+    (example,) = request["requestBody"]["content"]["application/json"]["examples"].values()
+    assert example["value"]["event"] == "alert" and example["value"]["deaths"] == 3
+    properties = schema["components"]["schemas"]["AlertBody"]["properties"]
+    assert {"deaths", "window_seconds"} <= set(properties)
