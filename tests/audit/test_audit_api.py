@@ -22,6 +22,12 @@ def ids(response) -> list[str]:
     return [entry["id"] for entry in response.json()["results"]]
 
 
+@pytest.mark.parametrize("near", ["T1", "t1 "])
+def test_the_target_filter_is_exact_case_and_trailing_spaces_included(api, tenant, near):
+    write(tenant.id, target=near)
+    assert ids(api.get("/v1/audit", {"target": "t1"})) == []
+
+
 def test_an_entry_shows_its_id_time_actor_action_target_and_changes(api, tenant):
     with transaction.atomic():
         entry = record(
