@@ -17,8 +17,8 @@ ACTIONS = {
     "secret.put": "PUT /v1/secrets/{name}: created or replaced, its hosts (never the value)",
     "secret.delete": "DELETE /v1/secrets/{name}, or the console: its hosts",
     "tenant.update": "PATCH /v1/tenant, or a save of the tenant's page in the console",
-    "dlq.retry": "POST /v1/dlq/retry: the filter and how many dead jobs were retried",
-    "jobs.cancel": "POST /v1/jobs/cancel: the filter and how many jobs were cancelled",
+    "dlq.retry": "POST /v1/dlq/retry, one entry per batch: filter, count, operation, batch",
+    "jobs.cancel": "POST /v1/jobs/cancel, one entry per batch: filter, count, operation, batch",
     # Console and operator commands only.
     "job.discard": "a dead job discarded from the dead letter queue",
     "dlq.retry_all": "retry all matching: the tenant's count of dead jobs matched",

@@ -32,6 +32,24 @@ def record(
     )
 
 
+def record_many(
+    *, tenant_id: uuid.UUID | str | None, actor: str, action: str, changes_by_target: dict
+) -> None:
+    """One entry per target, in as few INSERT statements as the backend allows."""
+    if not connection.in_atomic_block:
+        raise RuntimeError(f"audit entries {action} written outside the change's transaction")
+    AuditEntry.objects.bulk_create(
+        AuditEntry(
+            tenant_id=tenant_id,
+            actor=actor,
+            action=action,
+            target=str(target),
+            changes=changes or {},
+        )
+        for target, changes in changes_by_target.items()
+    )
+
+
 def operator(username: str) -> str:
     """The actor of a console action."""
     return f"operator:{username}"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import uuid
 
+from django.db import connection
+from django.db.models.functions import Collate
+
 from audit.models import AuditEntry
 from audit.query import AuditFilter
 
@@ -15,7 +18,7 @@ def audit_entries(
     is the tenant's when it concerns the tenant's things (tenant_id is set)."""
     query = AuditEntry.objects.filter(tenant_id=tenant_id)
     if matching.target is not None:
-        query = query.filter(target=matching.target)
+        query = _exact_target(query.filter(target=matching.target), matching.target)
     if matching.action is not None:
         query = query.filter(action=matching.action)
     if matching.since is not None:
@@ -25,3 +28,11 @@ def audit_entries(
     if before_id is not None:
         query = query.filter(id__lt=before_id)
     return list(query.order_by("-id")[:limit])
+
+
+def _exact_target(query, target: str):
+    """MariaDB's column collation is case-insensitive and PAD SPACE; the plain filter keeps
+    the index, this one makes the match exact."""
+    if connection.vendor != "mysql":
+        return query  # SQLite compares text byte for byte
+    return query.alias(_target=Collate("target", "utf8mb4_nopad_bin")).filter(_target=target)

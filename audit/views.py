@@ -13,6 +13,9 @@ from audit.query import audit_filter
 from audit.selectors import audit_entries
 from scheduler_site.openapi import PAGE, errors, page_of
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
+from scheduler_site.query_params import refuse_unknown_params
+
+KNOWN_PARAMS = {"cursor", "limit", "target", "action", "since", "until"}
 
 
 class AuditEntryOutput(serializers.Serializer):
@@ -58,7 +61,8 @@ EXAMPLE = OpenApiExample(
 DESCRIPTION = """Every change made to the tenant's things, through the API or by an operator
 in the console, one entry each, written in the same transaction as the change. Newest first;
 filter by `target`, `action` and a time range (`since` included, `until` excluded). A filter
-that matches nothing gives an empty page. Entries are kept `AUDIT_RETENTION_DAYS` (400)."""
+that matches nothing gives an empty page; an unknown query parameter is a 400 naming it.
+Entries are kept `AUDIT_RETENTION_DAYS` (400)."""
 
 
 class AuditLogView(APIView):
@@ -71,6 +75,7 @@ class AuditLogView(APIView):
         examples=[EXAMPLE],
     )
     def get(self, request: Request) -> Response:
+        refuse_unknown_params(request, KNOWN_PARAMS)
         limit = page_limit(request)
         matching = audit_filter(request.query_params)
         entries = audit_entries(

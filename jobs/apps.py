@@ -6,6 +6,11 @@ class JobsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from jobs.error_text import register_sqlite_lower
+
+        connection_created.connect(register_sqlite_lower, dispatch_uid="jobs.unicode_lower")
         # A task's waiting jobs follow the task: held while it is paused, released when it
         # resumes, cancelled when it is deleted (see tasks/task_events.py).
         from jobs.holds import jobs_hold_for_task, jobs_release_for_task, jobs_waiting_for_task

@@ -5,15 +5,16 @@ transaction by the rule of the single-job route (jobs/bulk_retry.py, jobs/bulk_c
 so no request holds locks on thousands of rows. The walk stops at the newest id matching
 when the request began: jobs made meanwhile (the tick goes on) are not chased.
 
-The one audit entry is written in the transaction of the last batch, with the count acted
-on: the count is then exact (refusals and races taken off), and the entry commits with the
-last of the change. A request that dies between two batches leaves the batches before it
-done without an entry; one written up front would instead claim a count that never
-happened, for a change that can be retried at once (a repeat matches only what is left).
+Each batch writes its own audit entry in its own transaction, with the count that batch
+acted on, the request's `operation` id and the batch's number (from 1): a request that dies
+between two batches leaves every committed batch recorded, and the entries of one request
+are found together by `operation`. A call acting on one batch or fewer is one entry; a call
+matching nothing is one entry with count 0, so every call is on record.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,28 +69,45 @@ def act_on_matching(
     note: AuditNote,
     batch_size: int | None = None,
 ) -> BulkOutcome:
-    """Act on every job `matching` holds; the audit entry goes with the last batch."""
+    """Act on every job `matching` holds; each batch writes its entry in its transaction."""
     batch_size = batch_size or BATCH_SIZE
     outcome = BulkOutcome()
+    operation = uuid.uuid4().hex
     newest = matching.order_by("-id").values_list("id", flat=True).first()
     ids = matching.filter(id__lte=newest) if newest else matching.none()
     ids = ids.order_by("id").values_list("id", flat=True)
     after = None
+    number = 1
     while True:
         batch = list((ids.filter(id__gt=after) if after else ids)[:batch_size])
+        if not batch and number > 1:  # the last batch was full: nothing more to record
+            return outcome
         with transaction.atomic():
-            if batch:
-                count, refused = act(batch)
-                outcome.count += count
-                outcome.refused.update(refused)
-            if len(batch) < batch_size:
-                _audit(tenant, note, outcome)
-                return outcome
+            count, refused = act(batch) if batch else (0, Counter())
+            outcome.count += count
+            outcome.refused.update(refused)
+            _audit(tenant, note, BatchNote(operation, number, count, refused))
+        if len(batch) < batch_size:
+            return outcome
         after = batch[-1]
+        number += 1
 
 
-def _audit(tenant: Tenant, note: AuditNote, outcome: BulkOutcome) -> None:
-    changes = {"filter": note.filter, "count": outcome.count}
-    if outcome.refused:
-        changes["refused"] = dict(outcome.refused)
+@dataclass(frozen=True)
+class BatchNote:
+    operation: str
+    number: int
+    count: int
+    refused: Counter
+
+
+def _audit(tenant: Tenant, note: AuditNote, batch: BatchNote) -> None:
+    changes = {
+        "filter": note.filter,
+        "count": batch.count,
+        "operation": batch.operation,
+        "batch": batch.number,
+    }
+    if batch.refused:
+        changes["refused"] = dict(batch.refused)
     record(tenant_id=tenant.id, actor=note.actor, action=note.action, target="", changes=changes)

@@ -16,6 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from jobs.dead_letters import TENANT_PRIORITIES
+from jobs.error_text import with_error_containing
 from jobs.models import Job
 from scheduler_site.errors import ValidationFailed
 from tasks.label_filters import LABEL_FORMAT, parse_labels, with_labels
@@ -62,7 +63,7 @@ class BulkFilterInput(StrictSerializer):
         min_length=1,
         max_length=500,
         trim_whitespace=False,
-        help_text="the job's last error holds this text (case-insensitive)",
+        help_text="the job's last error holds this text (case-insensitive, accent-sensitive)",
     )
     label = LabelFilterField(
         required=False, help_text="`key:value`, or a list of them; every one must match"
@@ -97,7 +98,7 @@ def matching_jobs(*, tenant: Tenant, criteria: dict, statuses) -> QuerySet:
     if "scheduled_after" in criteria:
         query = query.filter(scheduled_at__gt=criteria["scheduled_after"])
     if "error_contains" in criteria:
-        query = query.filter(error__icontains=criteria["error_contains"])
+        query = with_error_containing(query, criteria["error_contains"])
     if "ids" in criteria:
         query = query.filter(id__in=criteria["ids"])
     return with_labels(query, criteria.get("label") or {})

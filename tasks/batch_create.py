@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
-from audit.record import record
+from audit.changes import fields_of
+from audit.record import record, record_many
 from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
 from tasks.callback_urls import all_urls
 from tasks.host_lookups import HostLookups
@@ -28,7 +29,7 @@ from tasks.secrets import secret_hosts
 from tasks.services import task_prepare, task_replay
 
 MAX_BATCH = 500
-# The batch's audit entry names its first tasks only: the count says how many were made.
+# The batch's entry names its first tasks only; each task made has its own task.create.
 AUDITED_IDS = 100
 
 
@@ -102,6 +103,7 @@ def _create(
         made = [task for index, task in fresh.items() if index in admitted]
         Task.objects.bulk_create(made)
         _record_batch(tenant, actor, made)
+        _record_creates(tenant, actor, [(fresh[i], items[i].data) for i in sorted(admitted)])
     for index in fresh:
         results[index] = ItemResult(201, fresh[index]) if index in admitted else _over_quota()
     return results
@@ -113,6 +115,17 @@ def _record_batch(tenant: Tenant, actor: str, made: list[Task]) -> None:
         return
     changes = {"count": len(made), "task_ids": [str(task.id) for task in made[:AUDITED_IDS]]}
     record(tenant_id=tenant.id, actor=actor, action="task.batch", changes=changes)
+
+
+def _record_creates(tenant: Tenant, actor: str, made: list[tuple[Task, dict]]) -> None:
+    """A task.create per task made, as a single create writes: GET /v1/audit?target=<id>
+    finds each one, however long the batch."""
+    record_many(
+        tenant_id=tenant.id,
+        actor=actor,
+        action="task.create",
+        changes_by_target={task.id: fields_of(task, data) for task, data in made},
+    )
 
 
 def _repeated_key(first: int) -> ItemResult:

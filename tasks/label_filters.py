@@ -2,7 +2,8 @@
 
 The value is read with JSON_EXTRACT and a quoted path, not Django's key lookups: those read
 a key made of digits as an array index. The comparison is exact on both backends (`Prod`
-does not match `prod`).
+does not match `prod`, nor `prod ` `prod`): MariaDB's JSON_UNQUOTE answers a PAD SPACE
+collation, so the value is compared under utf8mb4_nopad_bin there.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class LabelValue(Func):
 
     def as_mysql(self, compiler, connection, **extra):
         # MariaDB's JSON_EXTRACT answers the JSON text, quotes included.
-        template = "JSON_UNQUOTE(JSON_EXTRACT(%(expressions)s))"
+        template = "JSON_UNQUOTE(JSON_EXTRACT(%(expressions)s)) COLLATE utf8mb4_nopad_bin"
         return self.as_sql(compiler, connection, template=template, **extra)
 
 

@@ -11,6 +11,8 @@ import re
 
 from rest_framework import serializers
 
+from scheduler_site.unicode_text import LONE_SURROGATE, has_lone_surrogate, printable
+
 MAX_LABELS = 20
 MAX_VALUE_LENGTH = 255
 KEY_PATTERN = re.compile(r"[a-z0-9_.-]{1,63}")
@@ -29,6 +31,8 @@ def key_problem(key: object) -> str | None:
 def value_problem(value: object) -> str | None:
     if not isinstance(value, str):
         return "a label's value must be a string"
+    if has_lone_surrogate(value):
+        return LONE_SURROGATE
     if len(value) > MAX_VALUE_LENGTH:
         return f"at most {MAX_VALUE_LENGTH} characters"
     return None
@@ -47,7 +51,7 @@ def checked_labels(data: object) -> dict[str, str]:
     for key, value in data.items():
         problem = key_problem(key) or value_problem(value)
         if problem:
-            problems[str(key)] = problem
+            problems[printable(str(key))] = problem
     if problems:
         raise serializers.ValidationError(problems)
     return dict(data)

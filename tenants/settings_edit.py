@@ -29,18 +29,19 @@ def _save(tenant: Tenant, expected_version: int | None, changes: dict, actor: st
             f"the tenant's settings have changed: their version is {locked.settings_version},"
             f" not {expected_version}"
         )
-    if not changes:
+    changed = {field: value for field, value in changes.items() if getattr(locked, field) != value}
+    if not changed:  # a PATCH giving the values the tenant has: no save, no entry
         return locked
-    before = {field: getattr(locked, field) for field in changes}
-    for field, value in changes.items():
+    before = {field: getattr(locked, field) for field in changed}
+    for field, value in changed.items():
         setattr(locked, field, value)
     locked.settings_version += 1
-    locked.save(update_fields=[*changes, "settings_version"])
+    locked.save(update_fields=[*changed, "settings_version"])
     record(
         tenant_id=locked.id,
         actor=actor,
         action="tenant.update",
         target=locked.id,
-        changes={field: {"old": before[field], "new": changes[field]} for field in changes},
+        changes={field: {"old": before[field], "new": changed[field]} for field in changed},
     )
     return locked

@@ -100,3 +100,10 @@ def test_cancel_is_rate_limited_like_creates(api, task, tenant):
     assert cancel(api, task_id=str(task.id), dry_run=True).status_code == 200
     response = cancel(api, task_id=str(task.id))
     assert response.status_code == 429 and int(response["Retry-After"]) >= 1
+
+
+def test_cancel_by_label_leaves_a_value_with_trailing_spaces_alone(api, task):
+    job = add_job(task, 0, "pending", labels={"env": "prod  "})
+    response = cancel(api, label="env:prod")
+    assert response.json()["count"] == 0
+    assert statuses(job) == ["pending"]

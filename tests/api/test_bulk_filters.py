@@ -68,3 +68,20 @@ def test_jobs_cancel_is_not_read_as_a_job_id(api):
     """jobs/cancel comes before jobs/<job_id> in the routes."""
     response = api.post("/v1/jobs/cancel", {"ids": []}, format="json")
     assert response.status_code == 200 and response.json()["count"] == 0
+
+
+def post_raw(api, route: str, body: str):
+    """A body as written: a lone surrogate escape cannot be encoded by the test client."""
+    return api.generic("POST", route, body, content_type="application/json")
+
+
+def test_a_lone_surrogate_in_a_label_filter_is_refused_naming_label(api):
+    response = post_raw(api, "/v1/dlq/retry", '{"label": "env:\\ud800"}')
+    assert response.status_code == 400, response.content
+    assert "label" in response.json()["error"]["fields"]
+
+
+def test_a_lone_surrogate_in_error_contains_is_refused_naming_it(api):
+    response = post_raw(api, "/v1/jobs/cancel", '{"error_contains": "x\\ud800"}')
+    assert response.status_code == 400, response.content
+    assert "error_contains" in response.json()["error"]["fields"]

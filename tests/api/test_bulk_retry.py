@@ -48,6 +48,25 @@ def test_retry_by_error_text(api, task):
     assert statuses(timeout, refused) == ["pending", "dead"]
 
 
+def test_error_text_is_accent_sensitive(api, task):
+    job = add_job(task, 0, error="résumé upload failed")
+    assert retry(api, error_contains="resume").json()["count"] == 0
+    assert statuses(job) == ["dead"]
+
+
+def test_error_text_folds_the_case_of_non_ascii_letters(api, task):
+    job = add_job(task, 0, error="ÉCHEC de la connexion")
+    assert retry(api, error_contains="échec").json()["count"] == 1
+    assert statuses(job) == ["pending"]
+
+
+@pytest.mark.parametrize("wildcard", ["%", "_"])
+def test_like_wildcards_in_error_text_are_plain_characters(api, task, wildcard):
+    job = add_job(task, 0, error="disk full")
+    assert retry(api, error_contains=f"disk{wildcard}full").json()["count"] == 0
+    assert statuses(job) == ["dead"]
+
+
 def test_retry_by_label(api, task):
     prod = add_job(task, 0, labels={"env": "prod", "team": "a"})
     dev = add_job(task, 1, labels={"env": "dev"})

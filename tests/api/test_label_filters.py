@@ -53,6 +53,11 @@ def test_a_label_value_matches_exactly(api, make_task):
     assert ids(api.get("/v1/tasks?label=env:prod")) == []
 
 
+def test_a_trailing_space_in_a_label_value_is_not_matched(api, make_task):
+    make_task(labels={"env": "prod "})
+    assert ids(api.get("/v1/tasks?label=env:prod")) == []
+
+
 def test_a_key_of_digits_and_a_value_with_colons_match(api, make_task):
     task = make_task(labels={"42": "a:b"})
     assert ids(api.get("/v1/tasks?label=42:a:b")) == [task["id"]]

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from audit.models import AuditEntry
 from tasks.models import Task, Tenant
 from tests.conftest import cron_task
 
@@ -46,6 +47,16 @@ def test_the_new_tasks_are_inserted_in_one_statement(api):
     inserts = [q for q in queries.captured_queries if q["sql"].startswith(tables)]
     per_statement = connection.ops.bulk_batch_size(Task._meta.concrete_fields, [None] * 50)
     assert len(inserts) == math.ceil(50 / per_statement) and Task.objects.count() == 50
+
+
+def test_the_create_entries_are_inserted_in_one_statement(api):
+    """Not one INSERT per task: as few as the backend allows, as for the tasks."""
+    with CaptureQueriesContext(connection) as queries:
+        batch(api, *[cron_task(name=f"t{n}") for n in range(50)])
+    tables = ("INSERT INTO `audit_entries`", 'INSERT INTO "audit_entries"')
+    inserts = [q for q in queries.captured_queries if q["sql"].startswith(tables)]
+    per_statement = connection.ops.bulk_batch_size(AuditEntry._meta.concrete_fields, [None] * 50)
+    assert len(inserts) == 1 + math.ceil(50 / per_statement)  # the task.batch entry and these
 
 
 def test_an_item_with_a_used_key_replays_its_task(api):

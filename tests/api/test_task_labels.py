@@ -15,6 +15,14 @@ def fields_of(response) -> dict:
     return response.json()["error"]["fields"]
 
 
+def post_raw(api, route: str, body: str, **extra):
+    """A body as written: a lone surrogate escape cannot be encoded by the test client."""
+    return api.generic("POST", route, body, content_type="application/json", **extra)
+
+
+TASK = '"name": "n", "cron": "0 3 * * *", "url": "https://93.184.216.34/"'
+
+
 def test_labels_are_stored_and_shown(api):
     response = create(api, {"env": "prod", "team.billing": "a:b"})
     assert response.status_code == 201, response.content
@@ -91,3 +99,28 @@ def test_batch_items_carry_labels_and_a_bad_one_is_refused_alone(api):
     results = api.post("/v1/tasks/batch", {"tasks": items}, format="json").json()["results"]
     assert results[0]["status"] == 201 and results[0]["task"]["labels"] == {"env": "prod"}
     assert results[1]["status"] == 400 and "env" in results[1]["error"]["fields"]["labels"]
+
+
+def test_a_lone_surrogate_in_a_value_is_refused_naming_its_key(api):
+    response = post_raw(api, "/v1/tasks", '{' + TASK + ', "labels": {"env": "\\ud800"}}')
+    assert "surrogate" in fields_of(response)["labels"]["env"]
+
+
+def test_a_lone_surrogate_in_a_key_is_refused_naming_labels(api):
+    response = post_raw(api, "/v1/tasks", '{' + TASK + ', "labels": {"e\\udc00": "v"}}')
+    assert list(fields_of(response)["labels"]) == ["e\\udc00"]
+
+
+def test_patch_refuses_a_lone_surrogate_in_a_label(api, make_task):
+    task = make_task()
+    response = api.generic(
+        "PATCH", f"/v1/tasks/{task['id']}", '{"labels": {"env": "\\ud800"}}',
+        content_type="application/json", HTTP_IF_MATCH="*",
+    )
+    assert "env" in fields_of(response)["labels"]
+
+
+def test_a_batch_item_with_a_lone_surrogate_label_is_refused_alone(api):
+    body = '{"tasks": [{' + TASK + ', "labels": {"env": "\\ud800"}}]}'
+    [result] = post_raw(api, "/v1/tasks/batch", body).json()["results"]
+    assert result["status"] == 400 and "env" in result["error"]["fields"]["labels"]

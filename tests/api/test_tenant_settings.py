@@ -129,6 +129,19 @@ def test_patch_writes_one_audit_entry_of_the_change(api, tenant):
     assert entries[1].changes == {"on_failure_url": {"old": ALERTS, "new": None}}
 
 
+def test_a_patch_repeating_the_current_value_writes_no_entry(api, tenant):
+    patch(api, {"on_failure_url": ALERTS})
+    assert patch(api, {"on_failure_url": ALERTS}).status_code == 200
+    changes = AuditEntry.objects.filter(tenant_id=tenant.id).values_list("changes", flat=True)
+    assert list(changes) == [{"on_failure_url": {"old": None, "new": ALERTS}}]
+
+
+def test_a_patch_repeating_the_current_value_keeps_the_version(api):
+    patch(api, {"on_failure_url": ALERTS})
+    version = api.get("/v1/tenant").json()["version"]
+    assert patch(api, {"on_failure_url": ALERTS}).json()["version"] == version
+
+
 def test_a_refused_patch_writes_no_audit_entry(api, tenant):
     patch(api, {"on_failure_url": "http://10.0.0.5/"})
     patch(api, {"name": "x"})

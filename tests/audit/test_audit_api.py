@@ -22,6 +22,12 @@ def ids(response) -> list[str]:
     return [entry["id"] for entry in response.json()["results"]]
 
 
+@pytest.mark.parametrize("near", ["T1", "t1 "])
+def test_the_target_filter_is_exact_case_and_trailing_spaces_included(api, tenant, near):
+    write(tenant.id, target=near)
+    assert ids(api.get("/v1/audit", {"target": "t1"})) == []
+
+
 def test_an_entry_shows_its_id_time_actor_action_target_and_changes(api, tenant):
     with transaction.atomic():
         entry = record(
@@ -162,3 +168,16 @@ def test_the_log_is_read_only(api, tenant, method):
 
 def test_the_log_needs_a_token(client, db):
     assert client.get("/v1/audit").status_code == 401
+
+
+def test_an_unknown_query_parameter_is_a_400_naming_it(api, tenant):
+    write(tenant.id)
+    response = api.get("/v1/audit", {"actoin": "task.update"})
+    assert response.status_code == 400, response.content
+    assert "actoin" in response.json()["error"]["fields"]
+
+
+def test_the_paging_parameters_are_known(api, tenant):
+    write(tenant.id), write(tenant.id)
+    first = api.get("/v1/audit", {"limit": 1}).json()
+    assert api.get(first["next"]).status_code == 200

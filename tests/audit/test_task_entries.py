@@ -2,7 +2,6 @@
 
 import pytest
 
-from audit.models import AuditEntry
 from tests.audit.log import client_with_jti, entries, only_entry
 from tests.conftest import cron_task
 
@@ -103,4 +102,21 @@ def test_a_batch_is_one_entry_with_its_count_and_ids(api):
     made = [result["task"]["id"] for result in results if result["status"] == 201]
     entry = only_entry(action="task.batch")
     assert entry.changes == {"count": 3, "task_ids": made}
-    assert AuditEntry.objects.count() == 1  # no task.create beside it
+
+
+def test_each_task_a_batch_makes_has_its_create_entry_past_the_100th(tenant):
+    api, jti = client_with_jti(tenant)
+    body = {"tasks": [cron_task(name=f"t{n}") for n in range(101)]}
+    results = api.post("/v1/tasks/batch", body, format="json").json()["results"]
+    made = [result["task"]["id"] for result in results]
+    creates = entries(action="task.create")
+    assert sorted(e.target for e in creates) == sorted(made)
+    assert {e.actor for e in creates} == {jti}
+    assert api.get(f"/v1/audit?target={made[-1]}").json()["results"], "not found by target"
+
+
+def test_a_batch_create_entry_records_the_fields_given(api):
+    body = {"tasks": [cron_task(name="nightly")]}
+    [result] = api.post("/v1/tasks/batch", body, format="json").json()["results"]
+    entry = only_entry(action="task.create")
+    assert entry.target == result["task"]["id"] and entry.changes["name"] == "nightly"
