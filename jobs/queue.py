@@ -278,18 +278,22 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
     check_fits(engine, cursor, rows)
-    applied = engine.record_results(cursor, rows, worker_id)
+    written = {uuid_text(key) for key in engine.record_results(cursor, rows, worker_id)}
     releasing = [result.key for result in results if result.releases]
     if releasing:  # only buffer_one tasks' runs: nothing is asked of the rest's results
         release_jobs(cursor, releasing)
-    calling = [result for result in results if result.calls_back]
+    # Only the rows this statement wrote: a batch sent again after a commit the round never
+    # heard of is fenced off, and must not call back a second time (with a new webhook-id).
+    calling = {
+        uuid_text(r.key): r for r in results if r.calls_back and uuid_text(r.key) in written
+    }
     if calling:  # likewise only runs with a callback URL: made where they are fenced
         make_callbacks(
-            (uuid_text(result.key) for result in calling),
-            {uuid_text(r.key): r.response_raw for r in calling if r.response_raw is not None},
+            calling,
+            {key: r.response_raw for key, r in calling.items() if r.response_raw is not None},
             worker_id=worker_id,
         )
-    return applied
+    return len(written)
 
 
 def exchange(

@@ -176,12 +176,13 @@ class MySQLQueue(SameShapeSteps):
         cursor.execute(CLAIMED_DETAILS, [keys, worker_id])
         return cursor.fetchall()
 
-    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+    def record_results(self, cursor, rows: str, worker_id: str) -> list:
         # The attempts first: the fence they share with the results holds until the update.
         cursor.execute(LOCK_FENCED, [rows, worker_id])
+        fenced = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [rows, worker_id])
-        return cursor.rowcount
+        return fenced
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [rows, worker_id])

@@ -38,6 +38,13 @@ JOIN tenants AS n ON n.id = j.tenant_id
 WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.worker_id = %s
 """.replace("{TASK_STATUS}", TASK_STATUS)
 
+# The rows this batch's results may write; read before they change, under the one writer.
+FENCED = """
+SELECT DISTINCT jobs.id FROM json_each(%s) AS r
+JOIN jobs ON jobs.id = r.value ->> '$[0]'
+WHERE jobs.status = 'running' AND jobs.worker_id = %s AND jobs.attempt = r.value ->> '$[1]'
+"""
+
 RECORD_ATTEMPTS = """
 INSERT INTO job_attempts
     (job_id, attempt, started_at, duration_ms, http_status, error, response_head, outcome)
@@ -143,10 +150,12 @@ class SQLiteQueue(SameShapeSteps):
         cursor.execute(CLAIMED_DETAILS, [keys, worker_id])
         return cursor.fetchall()
 
-    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+    def record_results(self, cursor, rows: str, worker_id: str) -> list:
+        cursor.execute(FENCED, [rows, worker_id])
+        fenced = [row[0] for row in cursor.fetchall()]
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [_now(), rows, worker_id])
-        return cursor.rowcount
+        return fenced
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [_now(), rows, worker_id])
