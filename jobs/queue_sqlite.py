@@ -103,12 +103,14 @@ SELECT id, attempt, COALESCE(MAX(next_attempt_at, claimed_at), next_attempt_at),
 FROM jobs WHERE id IN ({EXPIRED})
 """
 
+# The row tells of the attempt that expired (reply and timing unknown), not the one before.
 RECONCILE = f"""
 UPDATE jobs
 SET status = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'pending' END,
     next_attempt_at = %s,
     finished_at = CASE WHEN attempt >= max_attempts THEN %s ELSE NULL END,
-    error = 'lease expired', worker_id = NULL, lease_expires_at = NULL, updated_at = %s
+    error = 'lease expired', http_status = NULL, duration_ms = NULL, response_body = NULL,
+    worker_id = NULL, lease_expires_at = NULL, updated_at = %s
 WHERE id IN ({EXPIRED})
 """
 
