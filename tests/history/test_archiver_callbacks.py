@@ -64,5 +64,6 @@ def test_a_full_batch_of_finished_callbacks_keeps_the_archiver_going_at_once(mak
     process = ArchiverProcess(interval=10.0, batch_size=2)
     process.turns = 1  # not a purge turn
     delay = process.run_once()
-    assert process.last_result == (0, 2) and Job.objects.filter(priority=CALLBACK_PRIORITY).count() == 1
+    assert process.last_result == (0, 2)
+    assert Job.objects.filter(priority=CALLBACK_PRIORITY).count() == 1
     assert delay == 0  # one more waits: no sleep of the poll interval
