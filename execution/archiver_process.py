@@ -54,7 +54,9 @@ class ArchiverProcess(LoopProcess):
             keys,
             audit,
         )
-        busy = max(written, skips_written) >= self.batch_size
+        # Deleted counts the callbacks too (dropped, never written): a batch full of them is
+        # a backlog as much as one full of runs.
+        busy = max(written, deleted, skips_written) >= self.batch_size
         return 0 if busy else self.poll_interval
 
     def _purge(self) -> int:

@@ -200,13 +200,28 @@ def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_te
     return [(key, tenant, priority) for key, tenant, priority, _ in interleave(rows, asks)]
 
 
-def _tenant_budgets(cursor, tenant_ids: set[str]) -> dict[str, int]:
+@dataclass(slots=True)
+class Budgets:
+    """Jobs each tenant may still start this claim: runs, and callbacks apart (their lane)."""
+
+    runs: dict[str, int]
+    callbacks: dict[str, int]
+
+    def of(self, priority: int) -> dict[str, int]:
+        return self.callbacks if priority == CALLBACK_PRIORITY else self.runs
+
+
+def _tenant_budgets(cursor, tenant_ids: set[str]) -> Budgets:
     ids = sorted(tenant_ids)
     cursor.execute(q.TENANT_BUDGETS.format(placeholders=", ".join(["%s"] * len(ids))), ids * 2)
-    return {str(row[0]): row[1] - row[2] for row in cursor.fetchall()}
+    rows = cursor.fetchall()
+    return Budgets(
+        runs={str(row[0]): row[1] - int(row[2]) for row in rows},
+        callbacks={str(row[0]): row[1] - int(row[3]) for row in rows},
+    )
 
 
-def _choose(candidates, budgets, critical_limit, normal_limit):
+def _choose(candidates, budgets: Budgets, critical_limit, normal_limit):
     chosen, saturated, held_back = [], set(), 0
     normal_taken = 0
     for key, tenant_id, priority in candidates:
@@ -214,14 +229,18 @@ def _choose(candidates, budgets, critical_limit, normal_limit):
             break  # every free slot is taken
         if priority != CRITICAL_PRIORITY and normal_taken >= normal_limit:
             continue
-        if budgets.get(tenant_id, 0) <= 0:
-            saturated.add(tenant_id)
-            held_back += 1
+        budget = budgets.of(priority)
+        if budget.get(tenant_id, 0) <= 0:
+            # A tenant out of callback budget is not saturated: its runs may still start
+            # (and a hold that does not skip the tenant next round must not ask for one).
+            if priority != CALLBACK_PRIORITY:
+                saturated.add(tenant_id)
+                held_back += 1
             continue
-        budgets[tenant_id] -= 1
+        budget[tenant_id] -= 1
         normal_taken += priority != CRITICAL_PRIORITY
         chosen.append(key)
-    saturated |= {tenant for tenant, left in budgets.items() if left <= 0}
+    saturated |= {tenant for tenant, left in budgets.runs.items() if left <= 0}
     return chosen, frozenset(saturated), held_back
 
 
@@ -278,18 +297,20 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
     check_fits(engine, cursor, rows)
-    applied = engine.record_results(cursor, rows, worker_id)
+    written = {uuid_text(key) for key in engine.record_results(cursor, rows, worker_id)}
     releasing = [result.key for result in results if result.releases]
     if releasing:  # only buffer_one tasks' runs: nothing is asked of the rest's results
         release_jobs(cursor, releasing)
-    calling = [result for result in results if result.calls_back]
+    # Only the rows this statement wrote: a batch sent again after a commit the round never
+    # heard of is fenced off, and must not call back a second time (with a new webhook-id).
+    calling = {uuid_text(r.key): r for r in results if r.calls_back and uuid_text(r.key) in written}
     if calling:  # likewise only runs with a callback URL: made where they are fenced
         make_callbacks(
-            (uuid_text(result.key) for result in calling),
-            {uuid_text(r.key): r.response_raw for r in calling if r.response_raw is not None},
+            calling,
+            {key: r.response_raw for key, r in calling.items() if r.response_raw is not None},
             worker_id=worker_id,
         )
-    return applied
+    return len(written)
 
 
 def exchange(

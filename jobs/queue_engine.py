@@ -22,8 +22,9 @@ class QueueEngine(Protocol):
     def claimed_details(self, cursor, keys: str, worker_id: str) -> list[Row]:
         """What the executor needs to call each job just claimed."""
 
-    def record_results(self, cursor, rows: str, worker_id: str) -> int:
-        """Results and their attempts, fenced by (running, worker, attempt)."""
+    def record_results(self, cursor, rows: str, worker_id: str) -> list:
+        """Results and their attempts, fenced by (running, worker, attempt); the ids of the
+        rows written, each once."""
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         """running -> pending (or held), charging no attempt."""

@@ -119,13 +119,16 @@ FROM JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 """
 
+# The row then tells of the attempt that expired, not of the one before it: its reply and
+# timing are unknown (a failure callback reports the row).
 RECONCILE = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = c.id
 SET j.status = IF(j.attempt >= j.max_attempts, 'dead', 'pending'),
     j.next_attempt_at = NOW(6),
     j.finished_at = IF(j.attempt >= j.max_attempts, NOW(6), NULL),
-    j.error = 'lease expired', j.worker_id = NULL, j.lease_expires_at = NULL,
+    j.error = 'lease expired', j.http_status = NULL, j.duration_ms = NULL,
+    j.response_body = NULL, j.worker_id = NULL, j.lease_expires_at = NULL,
     j.updated_at = NOW(6)
 """
 
@@ -176,12 +179,13 @@ class MySQLQueue(SameShapeSteps):
         cursor.execute(CLAIMED_DETAILS, [keys, worker_id])
         return cursor.fetchall()
 
-    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+    def record_results(self, cursor, rows: str, worker_id: str) -> list:
         # The attempts first: the fence they share with the results holds until the update.
         cursor.execute(LOCK_FENCED, [rows, worker_id])
+        fenced = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [rows, worker_id])
-        return cursor.rowcount
+        return fenced
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [rows, worker_id])

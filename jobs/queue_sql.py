@@ -7,17 +7,23 @@ fenced UPDATE that MariaDB planned on the status index deadlocked in the measure
 
 from __future__ import annotations
 
+from jobs.models import CALLBACK_PRIORITY
 from jobs.wake_index import PRIORITIES
 
 # Each tenant's running jobs, counted inside the wake index: naming every priority makes
 # each (priority, tenant) pair one tight range (without them the count walks every running
 # row). One grouped statement planned once: as a subquery per tenant row MariaDB planned
-# the ranges again for each tenant, which cost more than the claim itself.
+# the ranges again for each tenant, which cost more than the claim itself. Runs and
+# callbacks are counted apart: each lane has its own budget of the tenant's concurrency
+# limit, so callbacks never take a run's slot and never crowd out other tenants either.
 TENANT_BUDGETS = f"""
-SELECT n.id, n.concurrency_limit, COALESCE(r.running, 0)
+SELECT n.id, n.concurrency_limit, COALESCE(r.running, 0), COALESCE(r.calling, 0)
 FROM tenants AS n LEFT JOIN (
-    SELECT tenant_id, COUNT(*) AS running FROM jobs
-    WHERE status = 'running' AND priority IN ({PRIORITIES}) AND tenant_id IN ({{placeholders}})
+    SELECT tenant_id, SUM(priority <> {CALLBACK_PRIORITY}) AS running,
+        SUM(priority = {CALLBACK_PRIORITY}) AS calling
+    FROM jobs
+    WHERE status = 'running' AND priority IN ({PRIORITIES}, {CALLBACK_PRIORITY})
+        AND tenant_id IN ({{placeholders}})
     GROUP BY tenant_id
 ) AS r ON r.tenant_id = n.id
 WHERE n.id IN ({{placeholders}})

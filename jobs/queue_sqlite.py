@@ -38,6 +38,13 @@ JOIN tenants AS n ON n.id = j.tenant_id
 WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.worker_id = %s
 """.replace("{TASK_STATUS}", TASK_STATUS)
 
+# The rows this batch's results may write; read before they change, under the one writer.
+FENCED = """
+SELECT DISTINCT jobs.id FROM json_each(%s) AS r
+JOIN jobs ON jobs.id = r.value ->> '$[0]'
+WHERE jobs.status = 'running' AND jobs.worker_id = %s AND jobs.attempt = r.value ->> '$[1]'
+"""
+
 RECORD_ATTEMPTS = """
 INSERT INTO job_attempts
     (job_id, attempt, started_at, duration_ms, http_status, error, response_head, outcome)
@@ -96,12 +103,14 @@ SELECT id, attempt, COALESCE(MAX(next_attempt_at, claimed_at), next_attempt_at),
 FROM jobs WHERE id IN ({EXPIRED})
 """
 
+# The row tells of the attempt that expired (reply and timing unknown), not the one before.
 RECONCILE = f"""
 UPDATE jobs
 SET status = CASE WHEN attempt >= max_attempts THEN 'dead' ELSE 'pending' END,
     next_attempt_at = %s,
     finished_at = CASE WHEN attempt >= max_attempts THEN %s ELSE NULL END,
-    error = 'lease expired', worker_id = NULL, lease_expires_at = NULL, updated_at = %s
+    error = 'lease expired', http_status = NULL, duration_ms = NULL, response_body = NULL,
+    worker_id = NULL, lease_expires_at = NULL, updated_at = %s
 WHERE id IN ({EXPIRED})
 """
 
@@ -143,10 +152,12 @@ class SQLiteQueue(SameShapeSteps):
         cursor.execute(CLAIMED_DETAILS, [keys, worker_id])
         return cursor.fetchall()
 
-    def record_results(self, cursor, rows: str, worker_id: str) -> int:
+    def record_results(self, cursor, rows: str, worker_id: str) -> list:
+        cursor.execute(FENCED, [rows, worker_id])
+        fenced = [row[0] for row in cursor.fetchall()]
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [_now(), rows, worker_id])
-        return cursor.rowcount
+        return fenced
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [_now(), rows, worker_id])

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from jobs.models import Job, RunNowKey
+from jobs.models import FailureAlert, Job, RunNowKey
 from tasks.models import Task, TaskStatus
 
 PURGED_STATUSES = (TaskStatus.DELETED, TaskStatus.COMPLETED)
@@ -66,7 +66,10 @@ def purge_task_batch(
         busy = set(tasks_with_jobs(ids))
         deleted = 0
         if len(busy) < len(ids):
-            deleted, _ = Task.objects.filter(id__in=[i for i in ids if i not in busy]).delete()
+            purged = [i for i in ids if i not in busy]
+            deleted, _ = Task.objects.filter(id__in=purged).delete()
+            # The alert pace has no foreign key to its task: it goes with it, or stays forever.
+            FailureAlert.objects.filter(task_id__in=purged).delete()
     return deleted, (found[-1] if len(found) == limit else None)
 
 

@@ -17,8 +17,11 @@ from django.db import connection
 from jobs.models import CALLBACK_PRIORITY
 from scheduler_site.sqltools import datetime_from_db, uuid_from_db
 
+# The attempts made are the job's rows in job_attempts (a range of their key's prefix), not
+# its attempt column: a claim handed back unfired moved the column and made no attempt.
 COLUMNS = """
-SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.status, j.attempt, j.http_status,
+SELECT j.id, j.tenant_id, j.task_id, j.scheduled_at, j.status,
+    (SELECT COUNT(*) FROM job_attempts AS a WHERE a.job_id = j.id), j.http_status,
     j.error, j.duration_ms, j.finished_at, j.response_body,
     COALESCE(t.name, ''), t.on_success_url, t.on_failure_url, n.on_failure_url"""
 
@@ -40,7 +43,7 @@ WHERE j.id IN (SELECT value FROM json_each(%s)) AND {FILTER}"""
 
 
 def finished_jobs(ids: Iterable[str], worker_id: str | None) -> list[tuple]:
-    """Rows of (id, tenant_id, task_id, scheduled_at, status, attempt, http_status, error,
+    """Rows of (id, tenant_id, task_id, scheduled_at, status, attempts made, http_status, error,
     duration_ms, finished_at, response_body, task name, on_success_url, on_failure_url,
     the tenant's on_failure_url) for the jobs `ids` (canonical text)."""
     if connection.features.has_native_uuid_field:  # canonical text is the column's spelling

@@ -38,12 +38,22 @@ def response_fields(response: bytes | str | None) -> dict:
     if response is None:
         return {"response_body": None, "response_body_encoding": None}
     raw = response if isinstance(response, bytes) else response.encode()
-    raw = raw[:BODY_LIMIT]
+    text = _utf8(raw[:BODY_LIMIT])
+    if text is not None:
+        return {"response_body": text, "response_body_encoding": "text"}
+    encoded = base64.b64encode(raw[:BODY_LIMIT]).decode()
+    return {"response_body": encoded, "response_body_encoding": "base64"}
+
+
+def _utf8(raw: bytes) -> str | None:
+    """The bytes as text, or None when they are no UTF-8. A cut at the limit may fall inside
+    a character: its first bytes (at most 3) are dropped, the text is still text."""
     try:
-        return {"response_body": raw.decode("utf-8"), "response_body_encoding": "text"}
-    except UnicodeDecodeError:
-        encoded = base64.b64encode(raw).decode()
-        return {"response_body": encoded, "response_body_encoding": "base64"}
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.reason != "unexpected end of data" or len(raw) - error.start > 3:
+            return None
+        return raw[: error.start].decode("utf-8")
 
 
 def body(event: str, job: Finished, extra: dict | None = None) -> str:

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from jobs.callbacks.payload import response_fields
 from tests.executor.callback_jobs import wait_for_calls
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,3 +29,10 @@ def test_a_text_reply_is_carried_as_text_cut_at_4_kib(endpoint, make_job, run_ex
     payload = reported_reply(endpoint, make_job, run_executor, "/big")  # 10,000 bytes of "y"
     assert payload["response_body_encoding"] == "text"
     assert payload["response_body"] == "y" * 4096
+
+
+def test_a_utf8_reply_cut_at_4_kib_inside_a_character_is_carried_as_text():
+    reply = ("€" * 2000).encode()  # 3 bytes a character: 4096 falls inside one
+    fields = response_fields(reply)
+    assert fields["response_body_encoding"] == "text"
+    assert fields["response_body"] == "€" * (4096 // 3)

@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 import pytest
 from django.db import transaction
 
+from jobs import queue
 from jobs.callbacks.produce import make_callbacks
-from jobs.models import Callback, Job
+from jobs.models import Callback, Job, JobAttempt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +21,8 @@ def finish(job: Job, status: str, worker_id: str = "w1") -> None:
         status=status, worker_id=worker_id, attempt=1, http_status=500, error="HTTP 500",
         duration_ms=7, finished_at=datetime.now(UTC), response_body="oops",
     )  # fmt: skip
+    JobAttempt.objects.create(job_id=job.id, attempt=1, started_at=datetime.now(UTC),
+                              outcome=status)  # fmt: skip
 
 
 def made(jobs: list[Job], worker_id: str | None = "w1") -> int:
@@ -64,3 +67,23 @@ def test_a_job_not_finished_makes_no_callback(make_job):
     job = make_job(HOOK, on_success_url=f"{HOOK}/ok", on_failure_url=f"{HOOK}/failed")
     finish(job, "pending")
     assert made([job]) == 0
+
+
+def test_a_claim_handed_back_unfired_is_not_counted_in_the_attempts(make_job):
+    job = make_job(HOOK, max_attempts=1, on_failure_url=f"{HOOK}/failed")
+    (first,) = claim("w1")
+    assert queue.hand_back(worker_id="w1", jobs=[(first.key, first.attempt, "pending")]) == 1
+    (second,) = claim("w1")
+    now = datetime.now(UTC)
+    died = queue.outcome(second, succeeded=False, now=now, http_status=500, error="HTTP 500",
+                         started_at=now)  # fmt: skip
+    assert queue.record_results(worker_id="w1", results=[died]) == 1
+    (target,) = Callback.objects.filter(origin_job_id=job.id)
+    assert json.loads(target.body)["attempts"] == 1  # claimed twice, tried once
+
+
+def claim(worker: str) -> list:
+    batch = queue.claim_jobs(
+        worker_id=worker, critical_limit=10, normal_limit=10, lookahead_seconds=0
+    )
+    return batch.jobs

@@ -3,9 +3,10 @@ with them, never a target whose job is still in the queue."""
 
 from datetime import UTC, datetime, timedelta
 
+from execution.archiver_process import ArchiverProcess
 from history.models import JobHistory
 from jobs.archive import archive_batch
-from jobs.models import Callback, Job, JobStatus
+from jobs.models import CALLBACK_PRIORITY, Callback, Job, JobStatus
 from tests.executor.callback_jobs import make_callback
 
 LONG_AGO = datetime.now(UTC) - timedelta(days=30)
@@ -54,3 +55,15 @@ def test_a_callback_retried_before_the_delete_keeps_its_job_and_target(make_job)
 
     assert archive_batch(between_writes=retried) == (0, 0)
     assert Callback.objects.filter(job_id=callback.id).exists()
+
+
+def test_a_full_batch_of_finished_callbacks_keeps_the_archiver_going_at_once(make_job):
+    origin = make_job("https://93.184.216.34/ok")
+    for _ in range(3):
+        finished_callback(origin)
+    process = ArchiverProcess(interval=10.0, batch_size=2)
+    process.turns = 1  # not a purge turn
+    delay = process.run_once()
+    assert process.last_result == (0, 2)
+    assert Job.objects.filter(priority=CALLBACK_PRIORITY).count() == 1
+    assert delay == 0  # one more waits: no sleep of the poll interval

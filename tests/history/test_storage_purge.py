@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from execution.archiver_process import ArchiverProcess
-from jobs.models import Job, RunNowKey
+from jobs.models import FailureAlert, Job, RunNowKey
 from jobs.storage_purge import StoragePurge
 from scheduler_site.ids import new_id
 from tasks.models import Task
@@ -139,3 +139,12 @@ def test_rounds_of_create_and_delete_leave_no_rows_after_the_retention(api, tena
     assert Task.objects.count() == 60
     StoragePurge().run(now=NOW + 8 * DAY)
     assert Task.objects.count() == 0
+
+
+def test_a_purged_task_takes_its_failure_alert_pace_row_with_it(finished_task):
+    gone = finished_task("deleted", changed_days_ago=8)
+    stays = finished_task("deleted", changed_days_ago=1)
+    for task in (gone, stays):
+        FailureAlert.objects.create(task_id=task.id, tenant_id=task.tenant_id, quiet_until=NOW)
+    assert StoragePurge().run(now=NOW) == (1, 0)
+    assert set(FailureAlert.objects.values_list("task_id", flat=True)) == {stays.id}
