@@ -1,6 +1,7 @@
 """Callback jobs are the service's deliveries to the tenant, not runs: every tenant read and
 action of the job API passes them by (the DLQ and a task's job lists name priorities 0-9)."""
 
+import uuid
 from datetime import UTC, datetime
 
 import pytest
@@ -17,7 +18,7 @@ def run(tenant, make_task):
     moment = datetime.now(UTC)
     return Job.objects.create(
         tenant=tenant,
-        task_id=task["id"],
+        task_id=uuid.UUID(task["id"]),
         scheduled_at=moment,
         next_attempt_at=moment,
         status=JobStatus.DEAD,
