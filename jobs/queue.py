@@ -297,20 +297,30 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
     check_fits(engine, cursor, rows)
-    written = {uuid_text(key) for key in engine.record_results(cursor, rows, worker_id)}
+    fenced = engine.record_results(cursor, rows, worker_id)
     releasing = [result.key for result in results if result.releases]
     if releasing:  # only buffer_one tasks' runs: nothing is asked of the rest's results
         release_jobs(cursor, releasing)
     # Only the rows this statement wrote: a batch sent again after a commit the round never
     # heard of is fenced off, and must not call back a second time (with a new webhook-id).
-    calling = {uuid_text(r.key): r for r in results if r.calls_back and uuid_text(r.key) in written}
+    calling = _calling_back(results, fenced)
     if calling:  # likewise only runs with a callback URL: made where they are fenced
         make_callbacks(
             calling,
             {key: r.response_raw for key, r in calling.items() if r.response_raw is not None},
             worker_id=worker_id,
         )
-    return len(written)
+    return len(fenced)
+
+
+def _calling_back(results: list[JobResult], fenced: list) -> dict[str, JobResult]:
+    """The results that make a callback, by job id: only those the statement wrote. The ids
+    are spelled out only when some result calls back (most batches have none)."""
+    wanted = [result for result in results if result.calls_back]
+    if not wanted:
+        return {}
+    written = {uuid_text(key) for key in fenced}
+    return {uuid_text(r.key): r for r in wanted if uuid_text(r.key) in written}
 
 
 def exchange(

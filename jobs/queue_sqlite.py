@@ -154,7 +154,7 @@ class SQLiteQueue(SameShapeSteps):
 
     def record_results(self, cursor, rows: str, worker_id: str) -> list:
         cursor.execute(FENCED, [rows, worker_id])
-        fenced = [row[0] for row in cursor.fetchall()]
+        fenced = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [_now(), rows, worker_id])
         return fenced

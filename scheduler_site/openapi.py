@@ -64,20 +64,26 @@ RETRY_AFTER = OpenApiParameter(
     response=[429],
     description="seconds to wait before trying again",
 )
-ETAG = OpenApiParameter(
-    "ETag",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    response=[200, 201],
-    description='the task\'s version, e.g. `"3"`: send it back in `If-Match`',
-)
-IF_MATCH = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=True,
-    description='the ETag of the task as last read (e.g. `"3"`), or `*` for any version',
-)
+def etag_parameters(what: str, example: str, *, required: bool) -> tuple:
+    """The ETag a read of `what` answers with, and the If-Match a write sends it back in."""
+    etag = OpenApiParameter(
+        "ETag",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        response=[200, 201],
+        description=f'the version of the {what}, e.g. `"{example}"`: send it back in `If-Match`',
+    )
+    if required:
+        said = f'the ETag of the {what} as last read (e.g. `"{example}"`), or `*` for any version'
+    else:
+        said = f'optional: the ETag of the {what} as last read (e.g. `"{example}"`); stale: 412'
+    if_match = OpenApiParameter(
+        "If-Match", OpenApiTypes.STR, OpenApiParameter.HEADER, required=required, description=said
+    )
+    return etag, if_match
+
+
+ETAG, IF_MATCH = etag_parameters("task", "3", required=True)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,

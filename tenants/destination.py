@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from scheduler_site.errors import ValidationFailed
 from tasks import rules
 from tasks.host_lookups import HostLookups
 
@@ -11,8 +10,4 @@ def check_callback_url(field: str, url: str | None, tenant_id: object) -> str | 
     """The URL unchanged (None clears it); a 400 naming `field` where a task's `url` is one."""
     if url is None:
         return None
-    try:
-        return rules.check_url(url, HostLookups(tenant_id).resolve)
-    except ValidationFailed as exc:
-        reason = exc.fields.get("url", exc.message)
-        raise ValidationFailed(f"{field} {reason}", fields={field: reason}) from exc
+    return rules.check_url(url, HostLookups(tenant_id).resolve, field=field)

@@ -1,12 +1,12 @@
 """GET and PATCH /v1/tenant: the calling tenant's own settings and quotas, never a secret."""
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from audit.record import token_actor
-from scheduler_site.openapi import errors
+from scheduler_site.openapi import errors, etag_parameters
 from scheduler_site.preconditions import optional_expected_version, with_etag
 from tasks.models import Tenant
 from tenants.alert_docs import TENANT_ALERT
@@ -14,19 +14,7 @@ from tenants.quota_usage import quotas_of
 from tenants.serializers import TenantOutput, TenantPatchInput
 from tenants.settings_edit import tenant_settings_update
 
-TENANT_ETAG = OpenApiParameter(
-    "ETag",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    response=[200],
-    description='the version of the tenant\'s settings, e.g. `"2"`: send it in `If-Match`',
-)
-TENANT_IF_MATCH = OpenApiParameter(
-    "If-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    description='optional: the ETag as last read (e.g. `"2"`); a stale one is a 412',
-)
+TENANT_ETAG, TENANT_IF_MATCH = etag_parameters("tenant's settings", "2", required=False)
 
 
 def settings_response(tenant: Tenant) -> Response:
