@@ -200,6 +200,7 @@ class CallPool:
             duration_ms=outcome.duration_ms,
             started_at=outcome.started_at,
             response_raw=outcome.response_raw,
+            flow_failed=outcome.destination_failed if job.flow_id is not None else None,
         )
         metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
         self.on_result(self.outbox.add_result(result))

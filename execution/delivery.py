@@ -46,6 +46,10 @@ class CallOutcome:
     started_at: datetime | None = None
     # The reply's start as it came (response_body is its text): a callback reports it.
     response_raw: bytes | None = None
+    # The destination itself failed (no connection, a timeout, a 5xx): what a flow's
+    # circuit breaker counts; False: it answered (a 4xx too); None: it was never reached
+    # (refused here by the address policy, or the secret).
+    destination_failed: bool | None = None
 
 
 def scheduled_at_header(moment: datetime) -> str:
@@ -168,9 +172,12 @@ class Delivery:
             async with asyncio.timeout(job.timeout_seconds):
                 status, raw, retry_after = await self._send(job, headers)
         except TimeoutError:
-            return _failed(started, sent_at, f"timed out after {job.timeout_seconds}s")
+            error = f"timed out after {job.timeout_seconds}s"
+            return _failed(started, sent_at, error, destination_failed=True)
         except (aiohttp.ClientError, OSError, ValueError) as exc:
-            return _failed(started, sent_at, REFUSED if is_refusal(exc) else _describe(exc))
+            if is_refusal(exc):
+                return _failed(started, sent_at, REFUSED)
+            return _failed(started, sent_at, _describe(exc), destination_failed=True)
         return CallOutcome(
             succeeded=200 <= status < 300,
             http_status=status,
@@ -180,6 +187,7 @@ class Delivery:
             retry_after=retry_after,
             started_at=sent_at,
             response_raw=raw if job.calls_back else None,
+            destination_failed=status >= 500,
         )
 
     async def _send(self, job: ClaimedJob, headers: dict) -> tuple[int, bytes, float | None]:
@@ -227,8 +235,18 @@ def _describe(exc: BaseException) -> str:
     return f"request failed: {text}"[:ERROR_LIMIT]
 
 
-def _failed(started: float, sent_at: datetime, error: str) -> CallOutcome:
-    return CallOutcome(False, None, error, None, _elapsed_ms(started), started_at=sent_at)
+def _failed(
+    started: float, sent_at: datetime, error: str, *, destination_failed: bool | None = None
+) -> CallOutcome:
+    return CallOutcome(
+        False,
+        None,
+        error,
+        None,
+        _elapsed_ms(started),
+        started_at=sent_at,
+        destination_failed=destination_failed,
+    )
 
 
 def _elapsed_ms(started: float) -> int:

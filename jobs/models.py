@@ -16,11 +16,21 @@ class JobStatus(models.TextChoices):
     # A run of an `overlap: buffer_one` task made while an earlier run is unfinished: out of
     # every reader's reach (its wake_at is NULL) until that run finishes (jobs/waiting.py).
     WAITING = "waiting"
+    # Due, but its flow (flows/) was at a limit, paused or open when a claim read it: out of
+    # the claim's reach (wake_at NULL) in flow_waits, until its flow has room; no attempt is
+    # charged and its due time is kept, so it goes back in its place.
+    THROTTLED = "throttled"
 
 
 FINISHED_STATUSES = (JobStatus.SUCCEEDED, JobStatus.DEAD, JobStatus.CANCELLED)
 # Every state before those: a run of the task that has not ended (tasks/overlap.py).
-UNFINISHED_STATUSES = (JobStatus.PENDING, JobStatus.HELD, JobStatus.RUNNING, JobStatus.WAITING)
+UNFINISHED_STATUSES = (
+    JobStatus.PENDING,
+    JobStatus.HELD,
+    JobStatus.RUNNING,
+    JobStatus.WAITING,
+    JobStatus.THROTTLED,
+)
 # How much of a response body each attempt keeps (the job keeps more of its last one).
 RESPONSE_HEAD_LIMIT = 256
 # Callbacks (jobs/callbacks/) are jobs of their own lane: a priority below every priority a

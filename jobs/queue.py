@@ -15,6 +15,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.utils import OperationalError
 
+from flows.breaker import count_calls
+from flows.gate import Candidate, gate
+from flows.release import release_waiting
 from jobs import queue_sql as q
 from jobs import wake_index
 from jobs.callbacks.claimed import claimed_callbacks
@@ -61,6 +64,9 @@ class ClaimedJob:
     buffers: bool = False
     # Its task or tenant has a callback URL: its end makes a callback (jobs/callbacks/).
     calls_back: bool = False
+    # The flow (flows/) the claim let its call out through: its result counts for the
+    # flow's circuit, and its flow's pause or opening gives it back unfired.
+    flow_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -80,6 +86,9 @@ class JobResult:
     # The start of the reply as its bytes, kept only for a run that calls back (its
     # callback carries them as text or base64); never written to the jobs table.
     response_raw: bytes | None = None
+    flow_id: int | None = None  # the flow its call went through (flows/breaker.py)
+    # Whether the destination failed the call (a flow's breaker counts it); None: no call.
+    flow_failed: bool | None = None
 
     def as_row(self) -> list:
         return [
@@ -109,6 +118,9 @@ class ClaimBatch:
     # Tasks paused or deleted since the round's `stopped_since` (task id -> status): the
     # jobs of theirs claimed earlier are not to be called.
     stopped_tasks: dict[str, str] = field(default_factory=dict)
+    # When a job its flow holds back (flows/) may next have room without a call ending:
+    # the executor claims again then rather than at its next poll.
+    flow_wake_at: datetime | None = None
 
 
 def retrying_deadlocks(operation, attempts: int = 5):
@@ -160,21 +172,39 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
     inactive = inactive_tenant_ids()
     skip = frozenset(skip_tenants) | {uuid_param(tenant) for tenant in inactive}
     stopped = frozenset(str(tenant) for tenant in inactive)
+    now, engine = datetime.now(UTC), queue_engine()
+    # Jobs their flows held back go back first, in their place, when their flow has room.
+    wake = release_waiting(
+        cursor, now=now, lookahead_seconds=lookahead_seconds, limit=critical_limit, lock=engine.lock
+    )
     candidates = _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip)
     if not candidates:
-        return ClaimBatch(inactive_tenants=stopped)
+        return ClaimBatch(inactive_tenants=stopped, flow_wake_at=wake)
     budgets = _tenant_budgets(cursor, {row[1] for row in candidates} | set(skip_tenants))
     chosen, saturated, held_back = _choose(candidates, budgets, critical_limit, normal_limit)
     if not chosen:
-        return ClaimBatch([], saturated, held_back, stopped)
-    keys, engine = json.dumps(chosen), queue_engine()
+        return ClaimBatch([], saturated, held_back, stopped, flow_wake_at=wake)
+    gated = _gate(cursor, candidates, chosen, now)
+    wake = min(filter(None, (wake, gated.wake_at)), default=None)
+    if not gated.admitted:
+        return ClaimBatch([], saturated, held_back, stopped, flow_wake_at=wake)
+    keys = json.dumps(gated.admitted)
     engine.mark_running(cursor, keys, worker_id, settings.LEASE_MARGIN_SECONDS)
     rows = list(engine.claimed_details(cursor, keys, worker_id))
-    if len(rows) < len(chosen):  # callbacks have no task row: their targets are elsewhere
+    if len(rows) < len(gated.admitted):  # callbacks have no task row: their targets are elsewhere
         rows += claimed_callbacks(cursor, keys, worker_id)
     jobs = [_claimed(row) for row in rows]
+    for job in jobs:
+        job.flow_id = gated.flow_of.get(job.id)
     jobs.sort(key=lambda job: job.next_attempt_at)
-    return ClaimBatch(jobs, saturated, held_back, stopped)
+    return ClaimBatch(jobs, saturated, held_back, stopped, flow_wake_at=wake)
+
+
+def _gate(cursor, candidates, chosen, now):
+    """The chosen jobs whose flows have room (flows/gate.py); the others are parked."""
+    of = {key: (tenant, priority) for key, tenant, priority in candidates}
+    picked = [Candidate(key, *of[key]) for key in chosen]
+    return gate(cursor, picked, now, skip_priority=CALLBACK_PRIORITY)
 
 
 def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
@@ -303,6 +333,7 @@ def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
         release_jobs(cursor, releasing)
     # Only the rows this statement wrote: a batch sent again after a commit the round never
     # heard of is fenced off, and must not call back a second time (with a new webhook-id).
+    _count_flow_calls(results, fenced)
     calling = _calling_back(results, fenced)
     if calling:  # likewise only runs with a callback URL: made where they are fenced
         make_callbacks(
@@ -311,6 +342,16 @@ def _record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
             worker_id=worker_id,
         )
     return len(fenced)
+
+
+def _count_flow_calls(results: list[JobResult], fenced: list) -> None:
+    """The calls of flows that ended, as their circuits count them (flows/breaker.py)."""
+    through = [result for result in results if result.flow_id is not None]
+    if not through:
+        return
+    written = {uuid_text(key) for key in fenced}
+    ended = [(uuid_text(r.key), r.flow_id, r.flow_failed) for r in through]
+    count_calls([call for call in ended if call[0] in written], datetime.now(UTC))
 
 
 def _calling_back(results: list[JobResult], fenced: list) -> dict[str, JobResult]:
@@ -404,6 +445,7 @@ def outcome(
             finished_at=now,
             releases=job.buffers,
             calls_back=job.calls_back,
+            flow_id=job.flow_id,
             **details,
         )
     delay = retry_delay(
@@ -414,6 +456,7 @@ def outcome(
         job.attempt,
         JobStatus.PENDING,
         next_attempt_at=now + timedelta(seconds=delay),
+        flow_id=job.flow_id,
         **details,
     )
 

@@ -17,7 +17,7 @@ from tasks.models import Task, TaskStatus, Tenant
 from tasks.overlap_job import forget_overlap_job
 from tasks.tenants import refuse_if_stopped
 
-WAITING = (JobStatus.PENDING, JobStatus.HELD, JobStatus.WAITING)
+WAITING = (JobStatus.PENDING, JobStatus.HELD, JobStatus.WAITING, JobStatus.THROTTLED)
 ERROR_LENGTH = Job._meta.get_field("error").max_length
 
 

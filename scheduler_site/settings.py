@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "execution",
     "audit",
     "tenants",
+    "flows",
     "console",
 ]
 
@@ -275,6 +276,10 @@ CALLBACK_MAX_ATTEMPTS = 5
 # A callback is due this long after the end of the job it reports on.
 CALLBACK_DELAY_SECONDS = env_int("CALLBACK_DELAY_SECONDS", 2)
 ALERT_WINDOW_SECONDS = env_int("ALERT_WINDOW_SECONDS", 60, minimum=1)
+# A flow's rate (flows/room.py) is held over its period plus this guard, in milliseconds:
+# a call starts a little after the claim that let it out, and the guard keeps one
+# executor's late start and another's prompt one out of the same window.
+FLOW_RATE_GUARD_SECONDS = env_int("FLOW_RATE_GUARD_MS", 100) / 1000
 # The audit log keeps entries this long; the archiver removes older ones in batches.
 AUDIT_RETENTION_DAYS = env_int("AUDIT_RETENTION_DAYS", 400, minimum=1)
 

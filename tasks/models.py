@@ -40,6 +40,13 @@ class Tenant(models.Model):
     on_failure_url = models.CharField(max_length=2048, null=True, blank=True)
     # The version of the settings the tenant edits itself (its ETag on /v1/tenant).
     settings_version = models.PositiveIntegerField(default=1, db_default=1)
+    # A task without a flow_key is in its host's flow (flows/keys.py), with no limits and
+    # the default breaker. Off by default: one failing path of a host must not hold back
+    # its healthy paths unless the tenant asks for it.
+    per_host_flows = models.BooleanField(default=False, db_default=False)
+    # Set once a task of the tenant names a flow (or per-host flows are on): the claim looks
+    # up flows only for such tenants' jobs.
+    uses_flows = models.BooleanField(default=False, db_default=False)
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -135,6 +142,9 @@ class Task(models.Model):
     # Called once after each job that succeeds or dies (jobs/callbacks/).
     on_success_url = models.CharField(max_length=2048, null=True, blank=True)
     on_failure_url = models.CharField(max_length=2048, null=True, blank=True)
+    # The flow its calls go through (flows/): limits and a circuit breaker shared by the
+    # tenant's tasks that name it. NULL: none (or its host's, with per_host_flows).
+    flow_key = models.CharField(max_length=100, null=True, blank=True)
     # Up to 20 `key: value` pairs the tenant filters by; copied onto each job when it is made.
     labels = models.JSONField(default=dict, blank=True, db_default={})
     method = models.CharField(max_length=8, choices=HttpMethod.choices, default=HttpMethod.POST)

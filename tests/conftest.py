@@ -208,6 +208,7 @@ def make_job(tenant):
                 "secret_ref",
                 "on_success_url",
                 "on_failure_url",
+                "flow_key",
             )
             if key in fields
         }

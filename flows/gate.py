@@ -1,0 +1,177 @@
+"""The claim's gate: of the jobs a claim chose, those whose flow has room go out (counted
+as its calls), the others are parked in `flow_waits` (status `throttled`), uncharged and
+with their due time, so the claim's next batch is free for everyone else's jobs.
+
+Only the jobs of tenants that use flows are looked at (one read of `tenants`); a claim of
+other tenants' jobs costs that read alone.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from flows.counts import rooms_for
+from flows.keys import flow_key_of
+from flows.models import CircuitState, Flow, FlowCall, FlowStart, FlowWait
+from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_text
+
+FLOW_TENANTS = """
+SELECT id, per_host_flows FROM tenants
+WHERE id IN ({placeholders}) AND (uses_flows OR per_host_flows)
+"""
+
+JOB_FLOWS = """
+SELECT j.id, j.tenant_id, j.attempt, j.next_attempt_at, t.flow_key, t.url
+FROM jobs AS j JOIN tasks AS t ON t.id = j.task_id
+WHERE j.id IN ({placeholders})
+"""
+
+PARK = """
+UPDATE jobs SET status = 'throttled', updated_at = %s
+WHERE id IN ({placeholders}) AND status = 'pending'
+"""
+
+PRUNE_STARTS = "DELETE FROM flow_starts WHERE flow_id = %s AND at <= %s"
+
+
+@dataclass
+class Candidate:
+    key: object  # the id as the database spells it
+    tenant: object
+    priority: int
+
+
+@dataclass
+class Gated:
+    admitted: list = field(default_factory=list)  # keys, in the claim's order
+    flow_of: dict[str, int] = field(default_factory=dict)  # job id -> flow let out through
+    wake_at: datetime | None = None  # when a parked job may next have room
+
+
+def gate(cursor, chosen: list[Candidate], now: datetime, *, skip_priority: int) -> Gated:
+    """Split `chosen` (locked, pending) into the jobs to mark running and the jobs parked."""
+    tenants = _flow_tenants(cursor, {c.tenant for c in chosen if c.priority != skip_priority})
+    subjects = [c for c in chosen if c.priority != skip_priority and uuid_text(c.tenant) in tenants]
+    if not subjects:
+        return Gated([c.key for c in chosen])
+    details = _job_flows(cursor, [c.key for c in subjects], tenants)
+    flows = lock_flows({(tenant, name) for tenant, name, _, _ in details.values()})
+    rooms = rooms_for(cursor, flows.values(), now)
+    gated, parked, calls, starts = Gated(), [], [], Counter()
+    for candidate in chosen:
+        detail = details.get(uuid_text(candidate.key))
+        if detail is None:
+            gated.admitted.append(candidate.key)
+            continue
+        tenant, name, attempt, due = detail
+        flow = flows[(tenant, name)]
+        room = rooms[flow.id]
+        if room.admits(due):
+            gated.admitted.append(candidate.key)
+            gated.flow_of[uuid_text(candidate.key)] = flow.id
+            calls.append(
+                FlowCall(
+                    job_id=uuid.UUID(uuid_text(candidate.key)), flow_id=flow.id, attempt=attempt + 1
+                )
+            )
+            starts[flow.id] += flow.rate is not None
+        else:
+            parked.append((candidate, flow, due))
+            gated.wake_at = _earliest(gated.wake_at, _wake_of(room, due, now))
+    _park(cursor, parked, now)
+    _let_out(cursor, calls, starts, rooms, now)
+    return gated
+
+
+def lock_flows(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str], Flow]:
+    """The flows named (tenant, key), made with no limits and the default breaker when
+    first used, locked in id order (every locker takes them in that order)."""
+    tenants, names = {t for t, _ in needs}, {n for _, n in needs}
+    found = set(
+        Flow.objects.filter(tenant_id__in=tenants, key__in=names).values_list("tenant_id", "key")
+    )
+    missing = [Flow(tenant_id=tenant, key=name) for tenant, name in needs - found]
+    if missing:
+        Flow.objects.bulk_create(missing, ignore_conflicts=True)
+    locked = Flow.objects.select_for_update().filter(tenant_id__in=tenants, key__in=names)
+    return {(f.tenant_id, f.key): f for f in locked.order_by("id") if (f.tenant_id, f.key) in needs}
+
+
+def _flow_tenants(cursor, tenants: set) -> dict[str, bool]:
+    if not tenants:
+        return {}
+    ids = sorted(tenants, key=str)
+    cursor.execute(FLOW_TENANTS.format(placeholders=", ".join(["%s"] * len(ids))), ids)
+    return {uuid_text(tenant): bool(per_host) for tenant, per_host in cursor.fetchall()}
+
+
+def _job_flows(cursor, keys: list, tenants: dict[str, bool]) -> dict[str, tuple]:
+    """Job id -> (tenant, flow key, attempt, due) for the jobs in a flow."""
+    cursor.execute(JOB_FLOWS.format(placeholders=", ".join(["%s"] * len(keys))), keys)
+    found = {}
+    for key, tenant, attempt, due, flow_key, url in cursor.fetchall():
+        name = flow_key_of(flow_key, url, tenants.get(uuid_text(tenant), False))
+        if name is not None:
+            found[uuid_text(key)] = (
+                uuid.UUID(uuid_text(tenant)),
+                name,
+                attempt,
+                datetime_from_db(due),
+            )
+    return found
+
+
+def _wake_of(room, due: datetime, now: datetime) -> datetime | None:
+    if room.flow.rate is not None and due > now:
+        return due  # parked only for not being due yet
+    return room.reopens_at()
+
+
+def _earliest(a: datetime | None, b: datetime | None) -> datetime | None:
+    if a is None or b is None:
+        return a or b
+    return min(a, b)
+
+
+def _park(cursor, parked: list, now: datetime) -> None:
+    if not parked:
+        return
+    keys = [candidate.key for candidate, _, _ in parked]
+    cursor.execute(
+        PARK.format(placeholders=", ".join(["%s"] * len(keys))), [datetime_param(now), *keys]
+    )
+    FlowWait.objects.bulk_create(
+        [
+            FlowWait(
+                flow_id=flow.id,
+                priority=c.priority,
+                next_attempt_at=due,
+                job_id=uuid.UUID(uuid_text(c.key)),
+            )
+            for c, flow, due in parked
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def _let_out(cursor, calls: list[FlowCall], starts: Counter, rooms: dict, now: datetime) -> None:
+    if calls:  # a row of an earlier attempt of the job is replaced
+        FlowCall.objects.filter(job_id__in=[call.job_id for call in calls]).delete()
+        FlowCall.objects.bulk_create(calls)
+    guard = settings.FLOW_RATE_GUARD_SECONDS
+    for flow_id, count in starts.items():
+        if not count:
+            continue
+        flow = rooms[flow_id].flow
+        FlowStart.objects.create(flow_id=flow_id, at=now, calls=count)
+        cutoff = now - timedelta(seconds=flow.period_seconds + guard)
+        cursor.execute(PRUNE_STARTS, [flow_id, datetime_param(cutoff)])
+    for room in rooms.values():
+        if room.probing and room.flow.circuit_state == CircuitState.OPEN:
+            room.flow.circuit_state = CircuitState.HALF_OPEN
+            room.flow.save(update_fields=["circuit_state", "updated_at"])

@@ -1,0 +1,80 @@
+"""How many more calls a flow may let out now: its pause, its circuit, its parallelism and
+its rate, as one claim reads them (under the flow's row lock) or one release estimates them.
+
+Rate: at most `rate` calls start in any window of `period_seconds`. A claim counts the
+calls let out in the last period plus a guard (FLOW_RATE_GUARD_SECONDS): a call starts a
+little after its claim, and the guard keeps one executor's late start and another's prompt
+one out of the same window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from flows.models import CircuitState, Flow
+
+UNLIMITED = 1 << 30
+
+
+@dataclass
+class Room:
+    flow: Flow
+    in_flight: int  # calls out now (their jobs running with the attempt let out)
+    started: int  # calls started in the rate's window (0 without a rate)
+    window_opens_at: datetime | None  # when the oldest start of the window leaves it
+    now: datetime
+    probing: bool = False  # this claim let the half-open probe out
+
+    def free(self) -> int:
+        """Calls that may go now, for jobs already due."""
+        flow = self.flow
+        if flow.paused:
+            return 0
+        if self._breaker_on() and flow.circuit_state != CircuitState.CLOSED:
+            return 1 if self._probe_due() and self.in_flight == 0 and not self.probing else 0
+        left = UNLIMITED
+        if self._breaker_on() and flow.failures:
+            # Suspect: never more calls out than it takes to open the circuit.
+            left = flow.breaker_failures - flow.failures - self.in_flight
+        if flow.parallelism is not None:
+            left = min(left, flow.parallelism - self.in_flight)
+        if flow.rate is not None:
+            left = min(left, flow.rate - self.started)
+        return max(left, 0)
+
+    def admits(self, due_at: datetime) -> bool:
+        """Whether one job due at `due_at` may go now; if so, it is counted in."""
+        if self.flow.rate is not None and due_at > self.now:
+            return False  # a rate counts starts: its calls are let out only when due
+        if self.free() <= 0:
+            return False
+        if self._breaker_on() and self.flow.circuit_state != CircuitState.CLOSED:
+            self.probing = True
+        self.in_flight += 1
+        self.started += self.flow.rate is not None
+        return True
+
+    def reopens_at(self) -> datetime | None:
+        """When this flow next may have room without a call ending (None: only then)."""
+        flow = self.flow
+        if flow.paused:
+            return None
+        if self._breaker_on() and flow.circuit_state == CircuitState.OPEN and not self._probe_due():
+            return flow.retry_at
+        if flow.rate is not None and self.started >= flow.rate:
+            return self.window_opens_at
+        return None
+
+    def _breaker_on(self) -> bool:
+        return self.flow.breaker_failures > 0
+
+    def _probe_due(self) -> bool:
+        flow = self.flow
+        if flow.circuit_state == CircuitState.HALF_OPEN:
+            return True
+        return flow.retry_at is None or flow.retry_at <= self.now
+
+
+def window_start(flow: Flow, now: datetime, guard: float) -> datetime:
+    return now - timedelta(seconds=flow.period_seconds + guard)
