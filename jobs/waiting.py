@@ -23,7 +23,7 @@ from jobs.wake_index import PRIORITIES
 from scheduler_site.sqltools import datetime_param, uuid_param
 
 # What still runs or may run: the waiting job itself is not counted.
-BEFORE_IT = "'pending', 'held', 'running'"
+BEFORE_IT = "'pending', 'held', 'running', 'throttled'"
 
 # A count, not NOT EXISTS: MariaDB turned that into a materialized anti-join, a scan of the
 # whole jobs table; the count is a range of the run key per waiting row.

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from tasks.tick import RunPlan
 
-UNFINISHED = ("pending", "held", "running", "waiting")
+UNFINISHED = ("pending", "held", "running", "waiting", "throttled")
 UNFINISHED_SQL = ", ".join(f"'{status}'" for status in UNFINISHED)
 
 # Both read flat JSON lists of ids (a list of pairs costs twice as much to read) and return

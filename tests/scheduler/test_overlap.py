@@ -83,6 +83,12 @@ def test_a_job_waiting_for_its_retry_counts_as_unfinished(add_task):
     assert run_tick(now=NOW).jobs == 0
 
 
+def test_a_job_its_flow_holds_back_counts_as_unfinished(add_task):
+    task = add_task(overlap="skip", next_run_at=MINUTE)
+    unfinished_job(task, status="throttled")
+    assert run_tick(now=NOW).jobs == 0
+
+
 def test_allow_makes_the_run_beside_an_unfinished_one(add_task):
     task = add_task(overlap="allow", next_run_at=MINUTE)
     unfinished_job(task)

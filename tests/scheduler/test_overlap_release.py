@@ -140,6 +140,13 @@ def test_the_sweep_leaves_a_run_whose_task_is_busy(add_task):
     assert status_of(second) == "waiting"
 
 
+def test_the_sweep_leaves_a_run_whose_earlier_run_its_flow_holds_back(add_task):
+    _, first, second = buffered_task(add_task)
+    Job.objects.filter(id=first.id).update(status="throttled")
+    assert release_stranded() == 0
+    assert status_of(second) == "waiting"
+
+
 def test_results_of_tasks_buffering_nothing_release_nothing(add_task, make_job):
     _, first, second = buffered_task(add_task)
     other = make_job("https://93.184.216.34/hook")
