@@ -14,10 +14,14 @@ from django.utils import timezone
 
 from jobs.models import Job, JobStatus
 
+# A job its flow holds back (throttled) is held too: a pause outlasts the flow's limits, and
+# its flow_waits row, left behind, is dropped when the flow next lets jobs go.
+HOLDABLE = (JobStatus.PENDING, JobStatus.THROTTLED)
+
 
 def jobs_hold_for_task(*, task_id: uuid.UUID) -> int:
     """A run asked for by hand (run now) is not held: the tenant asked for that call."""
-    return Job.objects.filter(task_id=task_id, status=JobStatus.PENDING, run_now=False).update(
+    return Job.objects.filter(task_id=task_id, status__in=HOLDABLE, run_now=False).update(
         status=JobStatus.HELD, updated_at=timezone.now()
     )
 
@@ -31,5 +35,5 @@ def jobs_release_for_task(*, task_id: uuid.UUID) -> int:
 def jobs_waiting_for_task(*, task_id: uuid.UUID) -> bool:
     """A job a pause would hold: waiting, or claimed and not yet resolved (the executor
     hands it back held when it reads the pause)."""
-    waiting = (JobStatus.PENDING, JobStatus.HELD, JobStatus.RUNNING)
+    waiting = (*HOLDABLE, JobStatus.HELD, JobStatus.RUNNING)
     return Job.objects.filter(task_id=task_id, status__in=waiting, run_now=False).exists()

@@ -38,7 +38,9 @@ def critical_grant_withdraw(*, tenant: Tenant) -> int:
     Tenant.objects.filter(id=tenant.id).update(allow_critical=False)
     tenant.allow_critical = False
     waiting = Job.objects.filter(
-        status__in=[JobStatus.PENDING, JobStatus.HELD], priority=CRITICAL_PRIORITY, tenant=tenant
+        status__in=[JobStatus.PENDING, JobStatus.HELD, JobStatus.THROTTLED],
+        priority=CRITICAL_PRIORITY,
+        tenant=tenant,
     )
     return waiting.update(priority=DEMOTED_PRIORITY)
 

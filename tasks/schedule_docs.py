@@ -14,9 +14,9 @@ FIELD_HELP = {
     " many runs (run now and backfill do not count), e.g. `10`",
     "runs_made": "the runs the schedule made so far (run now and backfill not counted), e.g. `3`",
     "overlap": "what a run due while an earlier run of the task is unfinished (pending, held,"
-    " running, waiting or throttled) becomes: `allow` (default) makes it, `skip` makes none and records"
-    " it in the skipped-run ledger, `buffer_one` makes one `waiting` run that goes the moment"
-    " the earlier one finishes (further ones skipped), e.g. `skip`",
+    " running, waiting or throttled) becomes: `allow` (default) makes it, `skip` makes none"
+    " and records it in the skipped-run ledger, `buffer_one` makes one `waiting` run that"
+    " goes the moment the earlier one finishes (further ones skipped), e.g. `skip`",
     "skipped_runs": "how many scheduled runs were not made, in all (their entries:"
     " GET /v1/tasks/{id}/skipped), e.g. `0`",
     "next_run_at": "when the next scheduled run will be, or null when there is none"

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from flows.models import Flow, FlowWait
+from jobs.holds import jobs_hold_for_task
 from jobs.models import Job
 from jobs.queue import claim_jobs, record_results
 from tests.executor.round_helpers import WORKER, succeeded
@@ -87,3 +88,22 @@ def test_a_flow_key_first_used_makes_a_flow_with_no_limits(tenant, make_job):
     assert len(claim().jobs) == 3
     flow = Flow.objects.get(tenant=tenant, key="new-one")
     assert flow.parallelism is None and flow.rate is None and flow.breaker_failures == 10
+
+
+def test_pausing_a_task_holds_the_jobs_its_flow_held_back(make_job, flow_of):
+    flow_of(paused=True)
+    job = make_job("http://127.0.0.1:9/", flow_key="api")
+    claim()
+    assert jobs_hold_for_task(task_id=job.task_id) == 1
+    assert Job.objects.get(id=job.id).status == "held"
+
+
+def test_a_held_job_whose_wait_was_left_behind_is_not_let_go(make_job, flow_of):
+    flow = flow_of(paused=True)
+    job = make_job("http://127.0.0.1:9/", flow_key="api")
+    claim()
+    jobs_hold_for_task(task_id=job.task_id)
+    Flow.objects.filter(id=flow.id).update(paused=False)
+    assert claim().jobs == []
+    assert Job.objects.get(id=job.id).status == "held"
+    assert not FlowWait.objects.exists()  # the left-behind wait is dropped

@@ -32,11 +32,12 @@ def test_after_withdrawal_the_tick_makes_a_priority_0_tasks_jobs_at_priority_1(a
 
 def test_withdrawal_demotes_the_tenants_waiting_priority_0_jobs(make_job, granted, other_tenant):
     Tenant.objects.filter(id=other_tenant.id).update(allow_critical=True)
-    waiting = [make_job(PUBLIC_URL, priority=0, status=s) for s in ("pending", "held")]
+    statuses = ("pending", "held", "throttled")
+    waiting = [make_job(PUBLIC_URL, priority=0, status=s) for s in statuses]
     done = make_job(PUBLIC_URL, priority=0, status="succeeded")
     others = make_job(PUBLIC_URL, priority=0, task_tenant=other_tenant)
-    assert critical_grant_withdraw(tenant=granted) == 2
-    assert [Job.objects.get(id=job.id).priority for job in waiting] == [1, 1]
+    assert critical_grant_withdraw(tenant=granted) == 3
+    assert [Job.objects.get(id=job.id).priority for job in waiting] == [1, 1, 1]
     assert Job.objects.get(id=done.id).priority == 0  # history as it was
     assert Job.objects.get(id=others.id).priority == 0
     assert not Tenant.objects.get(id=granted.id).allow_critical
