@@ -4,7 +4,9 @@ reading, calls started from each executor."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
 
+from execution import flow_gauges
 from flows.models import Flow
 from jobs.queue import claim_jobs
 from tests.executor.round_helpers import WORKER
@@ -122,3 +124,14 @@ def test_an_executor_counts_the_calls_it_started_per_flow(
         )
     finally:
         assert process.stop() == 0, process.log()
+
+
+def test_past_the_cap_the_open_circuits_are_kept_and_the_rest_counted(flow_of, monkeypatch):
+    monkeypatch.setattr(flow_gauges, "MAX_FLOW_SERIES", 2)
+    flow_of("held-1", paused=True)
+    flow_of("down", circuit_state="open")
+    flow_of("held-2", paused=True)
+    with connection.cursor() as cursor:
+        reading = flow_gauges.read_flows(cursor)
+    assert [gauge.key for gauge in reading.flows][0] == "down"
+    assert (len(reading.flows), reading.unreported) == (2, 1)
