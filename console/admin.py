@@ -5,6 +5,7 @@ from django.contrib import admin
 from console import (  # noqa: F401 - they register themselves
     audit_admin,
     dlq_admin,
+    flow_admin,
     job_admin,
     task_admin,
 )

@@ -1,6 +1,6 @@
 """What the operators' dashboard shows, each figure read from the queue's wake index: the
-queue by status and priority, due but unclaimed jobs, recent deaths; and each process's last
-heartbeat."""
+queue by status and priority, due but unclaimed jobs, recent deaths; each process's last
+heartbeat; and the flows whose circuit is open or half-open."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ from django.utils import timezone
 
 from execution.metrics import read_queue
 from execution.models import ProcessHeartbeat
+from flows.models import CircuitState, Flow
 from jobs.models import Job, JobStatus
 
 PROCESSES = ("scheduler", "executor", "reconciler", "archiver")
 # A process whose last good turn is older than this is shown as late.
 LATE_AFTER = timedelta(seconds=30)
 SHOWN_FOR = timedelta(days=1)
+OPEN_CIRCUITS_SHOWN = 50  # the longest open first; the flows list filters the rest
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Dashboard:
     dead_last_hour: int
     dead_last_day: int
     heartbeats: list[Heartbeat]
+    open_circuits: list[Flow]
 
     @property
     def priorities(self) -> list[int]:
@@ -54,7 +57,13 @@ def read_dashboard() -> Dashboard:
         dead_last_hour=_dead_since(now - timedelta(hours=1)),
         dead_last_day=_dead_since(now - timedelta(days=1)),
         heartbeats=read_heartbeats(now),
+        open_circuits=read_open_circuits(),
     )
+
+
+def read_open_circuits() -> list[Flow]:
+    flows = Flow.objects.exclude(circuit_state=CircuitState.CLOSED).select_related("tenant")
+    return list(flows.order_by("opened_at", "id")[:OPEN_CIRCUITS_SHOWN])
 
 
 def _dead_since(moment: datetime) -> int:

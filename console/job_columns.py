@@ -9,7 +9,8 @@ from django.utils.html import format_html
 from console.display import clipped_html, short_id, short_id_html, utc_text
 from jobs.models import Job, JobStatus
 
-WAITING = (JobStatus.PENDING, JobStatus.HELD)
+# Statuses whose next attempt is still to come (a throttled job waits for its flow's room).
+WAITING = (JobStatus.PENDING, JobStatus.HELD, JobStatus.THROTTLED)
 
 
 class JobColumns:

@@ -23,6 +23,7 @@ def dashboard_view(request: HttpRequest) -> HttpResponse:
         "due_url": _jobs_url(status__exact="pending", due="now"),
         "dead_hour_url": _dead_url(died="1h"),
         "dead_day_url": _dead_url(died="24h"),
+        "open_circuits_url": reverse("admin:flows_flow_changelist") + "?circuit_state__exact=open",
     }
     return TemplateResponse(request, "console/dashboard.html", context)
 

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from execution import metrics
 from execution.delivery import CallOutcome, Delivery, job_log_fields
 from execution.executor_outbox import Outbox
+from execution.flow_calls_counter import FLOW_NAMES
 from execution.held_job import HeldJob
 from execution.slot_share import SlotShare
 from execution.unfired_jobs import UnfiredJobs
@@ -143,6 +144,7 @@ class CallPool:
             return
         delay = max(0.0, (now - job.next_attempt_at).total_seconds())
         metrics.START_DELAY.labels(str(job.priority)).observe(delay)
+        FLOW_NAMES.started(job.flow_id)
         task = asyncio.create_task(self._call(held))
         self.in_flight[task] = job
         self.in_flight_normal += job.priority != CRITICAL_PRIORITY

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from execution import metrics
 from execution.executor_outbox import Outbox
+from execution.flow_calls_counter import FLOW_NAMES
 from execution.held_job import HeldJob
 from jobs import queue
 from jobs.queue import ClaimedJob
@@ -86,6 +87,7 @@ class DatabaseRound:
         self._last_read = read_at
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
         self.outbox.claimed(len(batch.jobs))
+        FLOW_NAMES.learn(held.job.flow_id for held in batch.jobs)  # before their calls can start
         self.saturated_tenants = batch.saturated_tenants
         full = critical > 0 and len(batch.jobs) >= min(critical, max(normal, 1))
         again = full or bool(batch.held_back) or cut

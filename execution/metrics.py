@@ -5,8 +5,9 @@ bound to 127.0.0.1 unless `--metrics-address` says otherwise. The queue gauges (
 status and priority, due but unclaimed) and the skipped-run ledger's totals by reason are
 served by `serve_metrics` from one reading of the database that its loop refreshes every
 few seconds, whatever the scrape rate: never by the tenant API, and never one query per
-scrape. The skip totals are kept in the database because skips are recorded by several
-kinds of process (the scheduler's tick, the API's resume), not all of which serve metrics.
+scrape; the flows' gauges (execution/flow_gauges.py) come from the same reading. The
+skip totals are kept in the database because skips are recorded by several kinds of
+process (the scheduler's tick, the API's resume), not all of which serve metrics.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from prometheus_client import Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from execution.flow_gauges import FlowsReading, flow_families, read_flows
 from scheduler_site.sqltools import datetime_param
 from tasks.skip_totals import read_skip_totals
 
@@ -65,10 +67,12 @@ class QueueReading:
     due_unclaimed: int
     taken_at: float
     skipped_runs: list[tuple[str, int]] = ()  # (reason, runs ever recorded)
+    flows: FlowsReading = FlowsReading([])
 
 
 def read_queue() -> QueueReading:
-    """Queue depth by status and priority, and pending jobs already due: two statements."""
+    """Queue depth by status and priority, pending jobs already due, the skip totals and
+    the flows' gauges."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT status, priority, COUNT(*) FROM jobs GROUP BY status, priority")
         depth = [(status, priority, count) for status, priority, count in cursor.fetchall()]
@@ -78,7 +82,8 @@ def read_queue() -> QueueReading:
         )
         due = cursor.fetchone()[0]
         skipped = read_skip_totals(cursor)
-    return QueueReading(depth, due, time.time(), skipped)
+        flows = read_flows(cursor)
+    return QueueReading(depth, due, time.time(), skipped, flows)
 
 
 class QueueCollector(Collector):
@@ -112,6 +117,7 @@ class QueueCollector(Collector):
         for reason, runs in reading.skipped_runs:
             skipped.add_metric([reason], runs)
         yield skipped
+        yield from flow_families(reading.flows)
         yield GaugeMetricFamily(
             "scheduler_queue_reading_timestamp_seconds",
             "When the queue gauges were read from the database.",

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from execution.models import ProcessHeartbeat
+from flows.models import Flow
 from jobs.models import Job
 
 
@@ -75,3 +76,26 @@ def test_a_process_never_seen_is_shown_late(operator_client, db):
 def test_the_dashboard_needs_a_staff_login(client, db):
     response = client.get("/admin/dashboard/")
     assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+
+
+def test_the_dashboard_lists_open_and_half_open_circuits_with_a_link(operator_client, tenant):
+    opened = datetime(2026, 11, 29, 18, 6, 3, tzinfo=UTC)
+    down = Flow.objects.create(
+        tenant=tenant,
+        key="payments",
+        circuit_state="open",
+        failures=11,
+        opened_at=opened,
+        retry_at=opened + timedelta(seconds=30),
+    )
+    Flow.objects.create(tenant=tenant, key="probing", circuit_state="half_open", opened_at=opened)
+    Flow.objects.create(tenant=tenant, key="healthy")
+    assert [flow.key for flow in reading(operator_client).open_circuits] == ["payments", "probing"]
+    page = operator_client.get("/admin/dashboard/").content.decode()
+    assert f'href="/admin/flows/flow/{down.id}/change/"' in page
+    assert "2026-11-29 18:06:03 UTC" in page and "2026-11-29 18:06:33 UTC" in page
+    assert "<td>11</td>" in page and "<td>acme</td>" in page and "<td>Half Open</td>" in page
+
+
+def test_the_dashboard_says_when_every_circuit_is_closed(operator_client, db):
+    assert 'id="no-open-circuits"' in operator_client.get("/admin/dashboard/").content.decode()

@@ -138,3 +138,9 @@ def test_the_list_count_stops_past_its_cap(add_job):
     for _ in range(4):
         add_job()
     assert SmallCap(Job.objects.order_by("-id"), 50).count == 3
+
+
+def test_a_throttled_job_shows_its_next_attempt(operator_client, add_job):
+    add_job(status="throttled")  # waiting for its flow's room: its attempt is still to come
+    page = operator_client.get("/admin/jobs/job/?status__exact=throttled").content.decode()
+    assert "2026-11-29 18:07:03 UTC" in page

@@ -11,6 +11,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission, User
 from selenium.webdriver.common.by import By
 
+from flows.models import Flow
 from jobs.models import Job
 from tasks.models import Task, Tenant
 from tests.browser import AdminPages
@@ -33,7 +34,7 @@ def viewer(pages) -> AdminPages:  # noqa: F811 - the imported fixture
     user = User.objects.create_user("viewer", "viewer@example.com", PASSWORD, is_staff=True)
     user.user_permissions.set(
         Permission.objects.filter(
-            codename__startswith="view_", content_type__app_label__in=["tasks", "jobs"]
+            codename__startswith="view_", content_type__app_label__in=["tasks", "jobs", "flows"]
         )
     )
     pages.log_in("viewer", PASSWORD)
@@ -50,6 +51,8 @@ def rows() -> dict[str, object]:
         "paused": add_task(tenant, "paused", status="paused"),
         "pending": add_job(task, ago=timedelta(minutes=1)),
         "dead": add_dead(task, died=timedelta(minutes=5), error="HTTP 503", http_status=503),
+        "flow": Flow.objects.create(tenant=tenant, key="api", circuit_state="open", failures=10),
+        "paused_flow": Flow.objects.create(tenant=tenant, key="held", paused=True),
     }
 
 
@@ -59,6 +62,7 @@ def snapshot() -> list[object]:
         list(Tenant.objects.order_by("id").values()),
         list(Task.objects.order_by("id").values()),
         list(Job.objects.order_by("id").values()),
+        list(Flow.objects.order_by("id").values()),
         LogEntry.objects.count(),
     ]
 
@@ -78,6 +82,9 @@ def snapshot() -> list[object]:
         ("/admin/jobs/job/", "retry_jobs", "dead"),
         ("/admin/jobs/deadletter/", "retry_jobs", "dead"),
         ("/admin/jobs/deadletter/", "discard_jobs", "dead"),
+        ("/admin/flows/flow/", "pause", "flow"),
+        ("/admin/flows/flow/", "resume", "paused_flow"),
+        ("/admin/flows/flow/", "close_circuit", "flow"),
     ],
 )
 def test_a_viewer_is_not_offered_an_action_and_its_post_is_refused(viewer, rows, page, action, row):
