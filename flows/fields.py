@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from flows.models import DEFAULT_BREAKER_COOLDOWN_SECONDS, DEFAULT_BREAKER_FAILURES
+from flows.models import DEFAULT_BREAKER_COOLDOWN_SECONDS, DEFAULT_BREAKER_FAILURES, KEY_PATTERN
 
 # field -> (lowest, highest); each is also the schema's minimum and maximum.
 BOUNDS = {
@@ -40,3 +40,23 @@ def bounded(field: str, help_text: str, *, nullable: bool = False) -> WholeNumbe
     return WholeNumberField(
         required=False, allow_null=nullable, min_value=low, max_value=high, help_text=help_text
     )
+
+
+FLOW_KEY_HELP = (
+    "the flow its calls go through (`PUT /v1/flows/{key}` sets its limits): 1 to 100 of"
+    " letters, digits, `_`, `.`, `:` and `-`; a key naming no flow yet is allowed (a flow with"
+    " no limits and the default breaker is made when first used); null: none"
+)
+
+
+class FlowKeyField(serializers.RegexField):
+    """A task's `flow_key`: a string of the key's pattern (a number is not a key)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(KEY_PATTERN, max_length=100, help_text=FLOW_KEY_HELP, **kwargs)
+        self.error_messages["invalid"] = "1 to 100 of letters, digits, `_`, `.`, `:` and `-`"
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
