@@ -131,6 +131,8 @@ def _unpark(job_ids: list) -> int:
 
 
 def _locked(tenant: Tenant, key: str) -> Flow:
+    if not _KEY.match(key):
+        raise NotFound("flow not found")  # a key no flow can have names none
     flow = Flow.objects.select_for_update().filter(tenant=tenant, key=key).first()
     if flow is None:
         raise NotFound("flow not found")

@@ -94,3 +94,12 @@ def test_a_body_over_the_size_limit_is_413(api, settings):
     body = '{"parallelism": 2' + " " * 200 + "}"
     response = api.put("/v1/flows/crm", body, content_type="application/json")
     assert response.status_code == 413
+
+
+@pytest.mark.parametrize("route", ["/v1/flows/{}", "/v1/flows/{}/resume"])
+@pytest.mark.parametrize("key", ["💥", "a b", "x" * 101])
+def test_a_key_no_flow_can_have_names_none_on_reads_and_resume(api, route, key):
+    path = route.format(key)
+    response = api.get(path) if "resume" not in route else api.post(path)
+    assert response.status_code == 404
+    assert api.delete(f"/v1/flows/{key}").status_code == 404
