@@ -44,3 +44,10 @@ def test_delete_leaves_other_flows_parked_jobs_alone(api, paused_with_jobs, make
     other.refresh_from_db()
     assert other.status == "throttled"
     assert FlowWait.objects.filter(job_id=other.id).exists()
+
+
+def test_the_delete_entry_counts_the_jobs_it_let_go(api, paused_with_jobs):
+    from audit.models import AuditEntry
+
+    api.delete("/v1/flows/crm")
+    assert AuditEntry.objects.get(action="flow.delete").changes["released"] == 3
