@@ -19,6 +19,10 @@ ACTIONS = {
     "tenant.update": "PATCH /v1/tenant, or a save of the tenant's page in the console",
     "dlq.retry": "POST /v1/dlq/retry, one entry per batch: filter, count, operation, batch",
     "jobs.cancel": "POST /v1/jobs/cancel, one entry per batch: filter, count, operation, batch",
+    "flow.put": "PUT /v1/flows/{key}: created, or each changed setting {old, new}",
+    "flow.pause": "POST /v1/flows/{key}/pause (created when the key named no flow yet)",
+    "flow.resume": "POST /v1/flows/{key}/resume",
+    "flow.delete": "DELETE /v1/flows/{key}: its settings and the jobs it let go",
     # Console and operator commands only.
     "job.discard": "a dead job discarded from the dead letter queue",
     "dlq.retry_all": "retry all matching: the tenant's count of dead jobs matched",

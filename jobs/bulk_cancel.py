@@ -16,7 +16,7 @@ from jobs.waiting import release_jobs
 
 
 def jobs_cancel_waiting(*, tenant_id: uuid.UUID, job_ids: Sequence[uuid.UUID]) -> int:
-    """pending, held or waiting -> cancelled for every job of the batch still so (the
+    """pending, held, waiting or throttled -> cancelled for every job of the batch still so (the
     others were claimed or finished meanwhile); returns how many were cancelled."""
     if not job_ids:
         return 0

@@ -80,7 +80,7 @@ class DlqRetryView(APIView):
 
 class JobsCancelView(APIView):
     @extend_schema(
-        summary="Cancel every pending, held or waiting job the filter matches",
+        summary="Cancel every pending, held, waiting or throttled job the filter matches",
         operation_id="jobs_bulk_cancel",
         request=BulkFilterInput,
         examples=EXAMPLES,

@@ -10,7 +10,13 @@ class JobOutput(serializers.Serializer):
     id = serializers.UUIDField()
     task_id = serializers.UUIDField()
     scheduled_at = serializers.DateTimeField()
-    status = serializers.ChoiceField(choices=JobStatus.choices)
+    status = serializers.ChoiceField(
+        choices=JobStatus.choices,
+        help_text="pending; held (its task is paused); waiting (its task's earlier run is"
+        " unfinished, `overlap: buffer_one`); throttled (held back by its flow: at a limit,"
+        " paused or its circuit open, uncharged and in its place); running; succeeded, dead or"
+        " cancelled",
+    )
     attempt = serializers.IntegerField()
     max_attempts = serializers.IntegerField()
     priority = serializers.IntegerField()

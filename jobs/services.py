@@ -60,7 +60,7 @@ def job_retry(*, tenant: Tenant, actor: str, job_id: uuid.UUID) -> Job:
 
 @transaction.atomic
 def job_cancel(*, tenant: Tenant, actor: str, job_id: uuid.UUID) -> Job:
-    """pending (or held, or waiting) -> cancelled; a buffered run of the task may go."""
+    """pending (or held, waiting, throttled) -> cancelled; a buffered run of the task may go."""
     job = _job_in_queue(tenant, job_id)
     now = timezone.now()
     updated = Job.objects.filter(id=job.id, tenant=tenant, status__in=WAITING).update(

@@ -74,7 +74,7 @@ class JobRetryView(APIView):
 @extend_schema(parameters=[JOB_ID])
 class JobCancelView(APIView):
     @extend_schema(
-        summary="Cancel a pending (or held) job",
+        summary="Cancel a job not yet called: pending, held, waiting or throttled",
         request=None,
         responses={202: JobOutput, **errors(404, 409)},
     )

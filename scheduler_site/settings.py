@@ -155,6 +155,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TaskStatusEnum": "tasks.models.TaskStatus",
         "JobStatusEnum": "jobs.models.JobStatus",
+        "CircuitStateEnum": "flows.models.CircuitState",
     },
 }
 

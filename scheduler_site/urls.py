@@ -21,6 +21,7 @@ urlpatterns = [
     path("v1/", include("jobs.urls")),
     path("v1/", include("tenants.urls")),
     path("v1/", include("audit.urls")),
+    path("v1/", include("flows.urls")),
 ]
 
 

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 
 from audit.changes import fields_of
 from audit.record import record, record_many
+from flows.usage import mark_tenant_uses_flows
 from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
 from tasks.callback_urls import all_urls
 from tasks.host_lookups import HostLookups
@@ -102,6 +103,8 @@ def _create(
         admitted = set(list(fresh)[:room] if room is not None else fresh)
         made = [task for index, task in fresh.items() if index in admitted]
         Task.objects.bulk_create(made)
+        if any(task.flow_key for task in made):
+            mark_tenant_uses_flows(tenant)
         _record_batch(tenant, actor, made)
         _record_creates(tenant, actor, [(fresh[i], items[i].data) for i in sorted(admitted)])
     for index in fresh:

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from flows.fields import FLOW_KEY_HELP, FlowKeyField
 from tasks.callback_docs import CALLBACK_EXAMPLES, CALLBACK_HELP
 from tasks.labels import MAX_LABELS, MAX_VALUE_LENGTH, checked_labels
 from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
@@ -150,6 +151,7 @@ class TaskInput(StrictSerializer):
     on_success_url = callback_url("on_success_url")
     on_failure_url = callback_url("on_failure_url")
     labels = LabelsField(required=False)
+    flow_key = FlowKeyField(required=False, allow_null=True)
 
 
 class TaskPatchInput(TaskInput):
@@ -186,6 +188,7 @@ class TaskOutput(serializers.ModelSerializer):
             "on_success_url",
             "on_failure_url",
             "labels",
+            "flow_key",
             "status",
             "next_run_at",
             "version",
@@ -193,7 +196,8 @@ class TaskOutput(serializers.ModelSerializer):
             "updated_at",
         ]
         extra_kwargs = {
-            name: {"help_text": text} for name, text in (FIELD_HELP | CALLBACK_HELP).items()
+            name: {"help_text": text}
+            for name, text in (FIELD_HELP | CALLBACK_HELP | {"flow_key": FLOW_KEY_HELP}).items()
         }
 
     labels = LabelsField(read_only=True)

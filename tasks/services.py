@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from audit.changes import field_changes, fields_of
 from audit.record import record
+from flows.usage import mark_tenant_uses_flows
 from scheduler_site.errors import (
     Conflict,
     NotFound,
@@ -58,6 +59,7 @@ EDITABLE_FIELDS = (
     "on_success_url",
     "on_failure_url",
     "labels",
+    "flow_key",
 )
 
 
@@ -208,6 +210,8 @@ def task_create(
         with transaction.atomic():
             check_task_quota(tenant)
             task.save(force_insert=True)
+            if task.flow_key:
+                mark_tenant_uses_flows(tenant)
             _record(task, actor, "task.create", fields_of(task, data))
     except QuotaExceeded:
         give_back_creation_tokens(tenant, 1)
@@ -317,6 +321,8 @@ def task_update(
         if was_finished and task.status in RUNNING:
             check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]
+    if changes.get("flow_key"):
+        mark_tenant_uses_flows(tenant)
     changed = field_changes(before, fields_of(task, before))
     if changed:  # a PATCH that changes no field leaves no entry
         _record(task, actor, "task.update", changed)

@@ -5,7 +5,7 @@ from rest_framework import serializers
 
 from tasks.models import Tenant
 
-EDITABLE = ("on_failure_url",)
+EDITABLE = ("on_failure_url", "per_host_flows")
 # Everything else a tenant is known to have, shown or not: named as read-only, not unknown.
 READ_ONLY = frozenset(
     {field.name for field in Tenant._meta.concrete_fields} | {"quotas", "version"}
@@ -16,6 +16,21 @@ ALERT_HELP = (
     "task per ALERT_WINDOW_SECONDS (60 s by default; the deaths in between are counted in the "
     "next alert's `deaths`); the same destination policy as a task's `url`; null: no alerts"
 )
+
+PER_HOST_HELP = (
+    "each task without a flow_key goes through the flow `host:<host>[:port]` of its URL (no"
+    " limits, the default circuit breaker). Off by default: one failing path of a host would"
+    " otherwise hold back its healthy paths"
+)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false only: DRF would read `"yes"`, `1` or `"off"` as a boolean."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
 
 
 class QuotaOutput(serializers.Serializer):
@@ -51,6 +66,7 @@ class QuotasOutput(serializers.Serializer):
                     "create_burst": {"limit": 500, "source": "default"},
                 },
                 "on_failure_url": "https://example.com/hooks/alerts",
+                "per_host_flows": False,
                 "version": 2,
                 "created_at": "2030-01-01T08:00:00Z",
             },
@@ -65,6 +81,7 @@ class TenantOutput(serializers.Serializer):
     allow_critical = serializers.BooleanField(help_text="priority 0 granted by an operator")
     quotas = QuotasOutput()
     on_failure_url = serializers.CharField(allow_null=True, help_text=ALERT_HELP)
+    per_host_flows = serializers.BooleanField(help_text=PER_HOST_HELP)
     version = serializers.IntegerField(help_text="of the editable settings, also in ETag")
     created_at = serializers.DateTimeField()
 
@@ -77,15 +94,18 @@ class TenantOutput(serializers.Serializer):
             value={"on_failure_url": "https://example.com/hooks/alerts"},
         ),
         OpenApiExample("No more alerts", request_only=True, value={"on_failure_url": None}),
+        OpenApiExample("A flow per host", request_only=True, value={"per_host_flows": True}),
     ]
 )
 class TenantPatchInput(serializers.Serializer):
-    """Only on_failure_url may change; any other field of the tenant is refused as read-only."""
+    """Only on_failure_url and per_host_flows may change; any other field of the tenant is
+    refused as read-only."""
 
     on_failure_url = serializers.CharField(
         max_length=2048, allow_null=True, required=False, trim_whitespace=False,
         help_text=ALERT_HELP,
     )  # fmt: skip
+    per_host_flows = StrictBooleanField(required=False, help_text=PER_HOST_HELP)
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):

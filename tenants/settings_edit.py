@@ -36,7 +36,10 @@ def _save(tenant: Tenant, expected_version: int | None, changes: dict, actor: st
     for field, value in changed.items():
         setattr(locked, field, value)
     locked.settings_version += 1
-    locked.save(update_fields=[*changed, "settings_version"])
+    marked = ["uses_flows"] if changed.get("per_host_flows") else []
+    if marked:  # the claim looks flows up only for tenants marked so (flows/usage.py)
+        locked.uses_flows = True
+    locked.save(update_fields=[*changed, *marked, "settings_version"])
     record(
         tenant_id=locked.id,
         actor=actor,

@@ -26,6 +26,7 @@ def settings_response(tenant: Tenant) -> Response:
         "allow_critical": tenant.allow_critical,
         "quotas": quotas_of(tenant),
         "on_failure_url": tenant.on_failure_url,
+        "per_host_flows": tenant.per_host_flows,
         "version": tenant.settings_version,
         "created_at": TenantOutput().fields["created_at"].to_representation(tenant.created_at),
     }
@@ -42,7 +43,7 @@ class TenantView(APIView):
         return settings_response(Tenant.objects.get(id=request.user.id))
 
     @extend_schema(
-        summary="Edit the tenant's settings: only on_failure_url (every other field is read-only)",
+        summary="Edit the tenant's settings: on_failure_url, per_host_flows (the rest read-only)",
         request=TenantPatchInput,
         parameters=[TENANT_IF_MATCH, TENANT_ETAG],
         responses={200: TenantOutput, **errors(400, 412, 413, 415)},
