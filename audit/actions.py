@@ -22,6 +22,7 @@ ACTIONS = {
     "flow.put": "PUT /v1/flows/{key}: created, or each changed setting {old, new}",
     "flow.pause": "POST /v1/flows/{key}/pause (created when the key named no flow yet)",
     "flow.resume": "POST /v1/flows/{key}/resume",
+    "flow.close_circuit": "the console: the circuit closed by hand {circuit_state, failures}",
     "flow.delete": "DELETE /v1/flows/{key}: its settings and the jobs it let go",
     # Console and operator commands only.
     "job.discard": "a dead job discarded from the dead letter queue",

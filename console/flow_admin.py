@@ -15,9 +15,9 @@ from audit.record import staff_actor
 from console.actions import Step, apply_each
 from console.display import utc_text
 from console.filters import TenantFilter
-from console.flow_operations import flow_close_circuit, flow_pause, flow_resume
 from console.paging import CappedPaginator
 from flows.models import Flow, FlowWait
+from flows.services import flow_close_circuit, flow_pause, flow_resume
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 
 
@@ -94,9 +94,10 @@ class FlowAdmin(RefuseUnofferedActions, admin.ModelAdmin):
 
     def _each(self, request, queryset: QuerySet, use_case: Callable[..., Flow], done, logged):
         actor = staff_actor(request)
-        flows = queryset.order_by("id").only("id", "key", "tenant_id")
+        flows = queryset.order_by("id").select_related("tenant")
         steps = (
-            Step(flow, flow.key, partial(use_case, flow_id=flow.id, actor=actor)) for flow in flows
+            Step(flow, flow.key, partial(use_case, tenant=flow.tenant, key=flow.key, actor=actor))
+            for flow in flows
         )
         apply_each(self, request, steps, done, logged)
 

@@ -1,5 +1,6 @@
-"""Flow use cases of the API: put (create or replace the settings), pause, resume, delete.
-Each writes its audit entry in its own transaction; none of them touches the circuit."""
+"""Flow use cases of the API and the console: put (create or replace the settings), pause,
+resume, delete, and the console's close of a circuit. Each writes its audit entry in its own
+transaction, under the flow's row lock (the lock the claim and the result write take)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.utils import timezone
 
 from audit.changes import field_changes, fields_of
 from audit.record import record
+from flows.breaker import close
 from flows.fields import DEFAULTS
-from flows.models import KEY_PATTERN, Flow, FlowCall, FlowStart, FlowWait
+from flows.models import KEY_PATTERN, CircuitState, Flow, FlowCall, FlowStart, FlowWait
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant
@@ -92,6 +94,23 @@ def flow_resume(*, tenant: Tenant, actor: str, key: str) -> Flow:
         flow.paused = False
         flow.save(update_fields=["paused", "updated_at"])
         _record(flow, actor, "flow.resume", _paused(True, False))
+    return flow
+
+
+CIRCUIT_FIELDS = ["circuit_state", "failures", "reopens", "opened_at", "retry_at", "updated_at"]
+
+
+@transaction.atomic
+def flow_close_circuit(*, tenant: Tenant, actor: str, key: str) -> Flow:
+    """Closed, its failures forgotten: an operator knows the destination is back."""
+    flow = _locked(tenant, key)
+    if flow.circuit_state == CircuitState.CLOSED and flow.failures == 0:
+        return flow
+    was = {"circuit_state": str(flow.circuit_state), "failures": flow.failures}
+    close(flow)
+    flow.save(update_fields=CIRCUIT_FIELDS)
+    now = {"circuit_state": str(flow.circuit_state), "failures": flow.failures}
+    _record(flow, actor, "flow.close_circuit", {k: {"old": was[k], "new": now[k]} for k in was})
     return flow
 
 
