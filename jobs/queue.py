@@ -16,12 +16,14 @@ from django.db import connection, transaction
 from django.db.utils import OperationalError
 
 from flows.breaker import count_calls
+from flows.circuit_alert import circuit_alerts
 from flows.gate import Candidate, gate
 from flows.recent_stops import flows_stopped_since
 from flows.release import release_waiting
 from jobs import queue_sql as q
 from jobs import wake_index
 from jobs.callbacks.claimed import claimed_callbacks
+from jobs.callbacks.enqueue import enqueue
 from jobs.callbacks.produce import make_callbacks
 from jobs.fair_share import interleave, plan_asks
 from jobs.models import CALLBACK_PRIORITY, JobStatus
@@ -355,7 +357,11 @@ def _count_flow_calls(results: list[JobResult], fenced: list) -> None:
         return
     written = {uuid_text(key) for key in fenced}
     ended = [(uuid_text(r.key), r.flow_id, r.flow_failed) for r in through]
-    count_calls([call for call in ended if call[0] in written], datetime.now(UTC))
+    ended = [call for call in ended if call[0] in written]
+    now = datetime.now(UTC)
+    opened = count_calls(ended, now)
+    if opened:  # the tenant's failure alert: one per circuit opened from closed
+        enqueue(circuit_alerts(opened, ended, now))
 
 
 def _calling_back(results: list[JobResult], fenced: list) -> dict[str, JobResult]:
