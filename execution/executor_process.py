@@ -19,6 +19,7 @@ from execution.delivery import Delivery
 from execution.executor_outbox import Outbox
 from execution.executor_round import DatabaseRound, RoundLimits, RoundReport
 from execution.executor_timers import Timers
+from execution.flow_wake import until_flow_wake
 from execution.loop_thread import LoopThread
 from execution.metrics import DROPPED_RESULTS
 from execution.runtime import TRANSIENT_DATABASE_ERRORS, Backoff, LoopProcess
@@ -88,18 +89,26 @@ class ExecutorProcess(LoopProcess):
         self.calls.wait_for(self.pool.delivery.start())
 
     def run_once(self) -> float:
-        report = self.round.run(claim=True, waiting_for_slot=self.pool.waiting_for_slot)
+        report = self.round.run(
+            claim=True,
+            waiting_for_slot=self.pool.waiting_for_slot,
+            watch_flows=self.pool.unfired.holds_flows,
+        )
         self._count(report)
-        if report.claimed or report.inactive_tenants is not None or report.stopped_tasks:
+        stops = report.inactive_tenants is not None or report.stopped_tasks or report.stopped_flows
+        if report.claimed or stops:
             # Waited for (a few ms): the next round's limits must see these jobs in place.
             self.calls.wait_for(self._take(report))
         self._report_now_and_then()
         if report.again:
             return 0
-        return RESULT_FLUSH_SECONDS if self.outbox.waiting else self.poll_interval
+        wait = RESULT_FLUSH_SECONDS if self.outbox.waiting else self.poll_interval
+        return until_flow_wake(report.flow_wake_at, wait)
 
     async def _take(self, report: RoundReport) -> None:
-        self.timers.take(report.claimed, report.inactive_tenants, report.stopped_tasks)
+        self.timers.take(
+            report.claimed, report.inactive_tenants, report.stopped_tasks, report.stopped_flows
+        )
 
     def _on_result(self, waiting: int) -> None:
         """In the loop's thread: the first result after a round, and a full batch, wake the

@@ -53,6 +53,10 @@ class RoundReport:
     # Tasks paused or deleted since the previous round (task id -> status).
     stopped_tasks: dict[str, str] = field(default_factory=dict)
     refused: int = 0  # of `written`, results the database refused, written as bare errors
+    # Flows paused or opened since the previous round (ids): their unfired jobs go back.
+    stopped_flows: frozenset[int] = frozenset()
+    # When a flow holding jobs back may next have room (ClaimBatch.flow_wake_at).
+    flow_wake_at: datetime | None = None
 
 
 class DatabaseRound:
@@ -63,7 +67,10 @@ class DatabaseRound:
         self.saturated_tenants: frozenset[str] = frozenset()
         self._last_read: datetime | None = None  # when the last round's transaction began
 
-    def run(self, *, claim: bool, waiting_for_slot: int = 0) -> RoundReport:
+    def run(
+        self, *, claim: bool, waiting_for_slot: int = 0, watch_flows: bool = False
+    ) -> RoundReport:
+        """`watch_flows`: some job held is in a flow (the round then reads the flows stopped)."""
         results, hand_backs, cut = self.outbox.take(self.limits.result_batch, self._max_bytes())
         critical, normal = self._claim_limits(waiting_for_slot) if claim else (0, 0)
         stopped_since = self._stopped_since()
@@ -72,7 +79,9 @@ class DatabaseRound:
         read_at = timezone.now()
         started = time.perf_counter()
         try:
-            applied, batch = self._exchange(results, hand_backs, critical, normal, stopped_since)
+            applied, batch = self._exchange(
+                results, hand_backs, critical, normal, stopped_since, watch_flows
+            )
             refused = 0
         except BaseException as exc:
             if not results or refusal_reason(exc) is None:
@@ -82,7 +91,7 @@ class DatabaseRound:
             # Too large is the results' for certain; another refusal might be the claim's.
             why = refusal_reason(exc) if isinstance(exc, ResultsTooLarge) else None
             (applied, refused), batch = self._apart(
-                results, hand_backs, why, (critical, normal), stopped_since
+                results, hand_backs, why, (critical, normal), stopped_since, watch_flows
             )
         self._last_read = read_at
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
@@ -103,6 +112,8 @@ class DatabaseRound:
             again,
             batch.stopped_tasks,
             refused,
+            batch.stopped_flows,
+            batch.flow_wake_at,
         )
 
     def _stopped_since(self) -> datetime | None:
@@ -118,7 +129,9 @@ class DatabaseRound:
         # Escaped inside a statement, a batch may weigh up to twice its bytes.
         return limit if known is None else max(1, min(limit, known // 2))
 
-    def _exchange(self, results, hand_backs, critical: int, normal: int, stopped_since):
+    def _exchange(
+        self, results, hand_backs, critical: int, normal: int, stopped_since, watch_flows=False
+    ):
         return queue.exchange(
             worker_id=self.worker_id,
             results=results,
@@ -129,9 +142,12 @@ class DatabaseRound:
             skip_tenants=self.saturated_tenants,
             enrich=with_secrets,
             stopped_since=stopped_since,
+            watch_flows=watch_flows,
         )
 
-    def _apart(self, results, hand_backs, why: str | None, limits: tuple[int, int], since):
+    def _apart(
+        self, results, hand_backs, why: str | None, limits: tuple[int, int], since, watch_flows
+    ):
         """The batch held a result the database refuses: the results are written on their
         own (that one as an error), then the round's hand-backs and claim."""
         metrics.REFUSED_BATCHES.inc()
@@ -141,7 +157,7 @@ class DatabaseRound:
             self.outbox.put_back(results, hand_backs)
             raise
         try:
-            _, batch = self._exchange([], hand_backs, *limits, since)
+            _, batch = self._exchange([], hand_backs, *limits, since, watch_flows)
         except BaseException:
             self.outbox.put_back([], hand_backs)
             raise

@@ -41,14 +41,16 @@ class Timers:
         claimed: list[HeldJob],
         inactive_tenants: frozenset[str] | None,
         stopped_tasks: dict[str, str] | None = None,
+        stopped_flows: frozenset[int] = frozenset(),
     ) -> None:
         """Jobs of one claim (in the loop's thread), with who was stopped at that claim and
-        the tasks paused or deleted since the round before."""
+        the tasks paused or deleted, and the flows paused or opened, since the round before."""
         if inactive_tenants is not None:
             self.pool.inactive_tenants = inactive_tenants
         # First: settling frees slots, and a freed slot must not start a job of a task
         # stopped in the same round, nor the claim's due jobs run before them.
         self._settle_stopped(stopped_tasks or {})
+        self._give_back_flows(stopped_flows)
         loop = asyncio.get_running_loop()
         now = datetime.now(UTC)
         due_now = []
@@ -81,6 +83,17 @@ class Timers:
             held.settled = True
         for held, status in found:
             self._settle(held, status)
+
+    def _give_back_flows(self, stopped_flows: frozenset[int]) -> None:
+        """The unfired jobs of flows paused or opened go back pending, charging no attempt:
+        the next claim's gate parks them in their place until the flow has room again."""
+        found = [held for flow_id in stopped_flows for held in self.pool.unfired.of_flow(flow_id)]
+        for held in found:  # every one is marked before any slot is freed (see take)
+            held.settled = True
+        for held in found:
+            self.outbox.give_back(held.job)
+            self.pool.unfired.discard(held)
+            self.pool.forget(held)
 
     def give_back_all(self) -> None:
         """On stop: every job not yet called goes back, charging no attempt."""

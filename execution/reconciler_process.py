@@ -1,7 +1,11 @@
 """The reconciler process: running jobs whose lease expired go back to pending (or dead),
-and the console's "retry all matching" is carried out, a batch per turn."""
+the console's "retry all matching" is carried out, and the flows' rows no longer needed are
+removed (flows/housekeeping.py), a batch of each per turn."""
+
+from datetime import UTC, datetime
 
 from execution.runtime import LoopProcess
+from flows.housekeeping import flow_housekeeping
 from jobs.queue import reconcile_expired_leases
 from jobs.retry_all import BATCH_SIZE, retry_all_step
 
@@ -20,5 +24,8 @@ class ReconcilerProcess(LoopProcess):
     def run_once(self) -> float:
         self.last_count = reconcile_expired_leases(batch_size=self.batch_size)
         retrying = retry_all_step(batch_size=self.retry_batch_size)
+        # After the leases: a call whose lease just expired leaves its flow_calls row now.
+        tidying = flow_housekeeping(batch_size=self.batch_size, now=datetime.now(UTC))
         self.logger.info("reconcile returned=%d", self.last_count)
-        return 0 if self.last_count >= self.batch_size or retrying else self.poll_interval
+        busy = self.last_count >= self.batch_size or retrying or tidying
+        return 0 if busy else self.poll_interval

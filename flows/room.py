@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings
+
 from flows.models import CircuitState, Flow
 
 UNLIMITED = 1 << 30
@@ -52,7 +54,11 @@ class Room:
         if self._breaker_on() and self.flow.circuit_state != CircuitState.CLOSED:
             self.probing = True
         self.in_flight += 1
-        self.started += self.flow.rate is not None
+        if self.flow.rate is not None:
+            self.started += 1
+            if self.window_opens_at is None:  # this claim opens the window: it ends a period on
+                span = self.flow.period_seconds + settings.FLOW_RATE_GUARD_SECONDS
+                self.window_opens_at = self.now + timedelta(seconds=span)
         return True
 
     def reopens_at(self) -> datetime | None:

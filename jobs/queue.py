@@ -16,11 +16,14 @@ from django.db import connection, transaction
 from django.db.utils import OperationalError
 
 from flows.breaker import count_calls
+from flows.circuit_alert import circuit_alerts
 from flows.gate import Candidate, gate
+from flows.recent_stops import flows_stopped_since
 from flows.release import release_waiting
 from jobs import queue_sql as q
 from jobs import wake_index
 from jobs.callbacks.claimed import claimed_callbacks
+from jobs.callbacks.enqueue import enqueue
 from jobs.callbacks.produce import make_callbacks
 from jobs.fair_share import interleave, plan_asks
 from jobs.models import CALLBACK_PRIORITY, JobStatus
@@ -121,6 +124,9 @@ class ClaimBatch:
     # When a job its flow holds back (flows/) may next have room without a call ending:
     # the executor claims again then rather than at its next poll.
     flow_wake_at: datetime | None = None
+    # Flows paused or opened since `stopped_since` (ids), read only when the executor holds
+    # jobs of flows: their jobs claimed earlier go back unfired.
+    stopped_flows: frozenset[int] = frozenset()
 
 
 def retrying_deadlocks(operation, attempts: int = 5):
@@ -351,7 +357,11 @@ def _count_flow_calls(results: list[JobResult], fenced: list) -> None:
         return
     written = {uuid_text(key) for key in fenced}
     ended = [(uuid_text(r.key), r.flow_id, r.flow_failed) for r in through]
-    count_calls([call for call in ended if call[0] in written], datetime.now(UTC))
+    ended = [call for call in ended if call[0] in written]
+    now = datetime.now(UTC)
+    opened = count_calls(ended, now)
+    if opened:  # the tenant's failure alert: one per circuit opened from closed
+        enqueue(circuit_alerts(opened, ended, now))
 
 
 def _calling_back(results: list[JobResult], fenced: list) -> dict[str, JobResult]:
@@ -375,10 +385,12 @@ def exchange(
     hand_backs: list[HandBack] = (),
     enrich: Callable[[list[ClaimedJob]], list] | None = None,
     stopped_since: datetime | None = None,
+    watch_flows: bool = False,
 ) -> tuple[int, ClaimBatch]:
     """One round of an executor in one transaction (one commit, one log flush): write its
     results, hand back what it will not fire, claim new jobs and `enrich` them (e.g. with
-    their secrets), and, given `stopped_since`, read the tasks paused or deleted since then.
+    their secrets), and, given `stopped_since`, read the tasks paused or deleted since then
+    (and, with `watch_flows`, the flows paused or opened since then).
     If any step fails, none of it happened and the caller still holds its results."""
 
     def work(cursor) -> tuple[int, ClaimBatch]:
@@ -394,6 +406,8 @@ def exchange(
             batch.jobs = enrich(batch.jobs)
         if stopped_since is not None:  # after the claim: it sees every change the claim saw
             batch.stopped_tasks = tasks_stopped_since(since=stopped_since)
+            if watch_flows:  # only while it holds jobs of flows: no read for the others
+                batch.stopped_flows = flows_stopped_since(since=stopped_since)
             if critical_limit <= 0:  # no claim read the stopped tenants: the jobs held need it
                 batch.inactive_tenants = frozenset(str(t) for t in inactive_tenant_ids())
         return applied, batch
