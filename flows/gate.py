@@ -60,11 +60,15 @@ def gate(
     if not subjects:
         return Gated([c.key for c in chosen])
     details = _job_flows(cursor, [c.key for c in subjects], flow_tenants)
-    flows = lock_flows({(tenant, name) for tenant, name, _, _ in details.values()})
+    # A flow another claim or result write holds is not waited for (no lock wait, no
+    # deadlock with a round that locked flows for its results first): its jobs are parked
+    # and the next claim's release lets them back.
+    flows = lock_flows({(tenant, name) for tenant, name, _, _ in details.values()}, skip=True)
     # Read after the locks: a claim that waited for another's commit must not count its
     # rate's window, nor date its starts, from before the wait (its calls leave after it).
     now = datetime.now(UTC)
     rooms = rooms_for(cursor, flows.values(), now)
+    busy = _held_by_others(details, flows)
     gated, parked, calls, starts = Gated(), [], [], Counter()
     for candidate in chosen:
         detail = details.get(uuid_text(candidate.key))
@@ -72,7 +76,11 @@ def gate(
             gated.admitted.append(candidate.key)
             continue
         tenant, name, attempt, due = detail
-        flow = flows[(tenant, name)]
+        flow = flows.get((tenant, name))
+        if flow is None:  # held by another: parked, for the next claim to look at
+            parked.append((candidate, busy[(tenant, name)], due))
+            gated.wake_at = now
+            continue
         room = rooms[flow.id]
         if room.admits(due):
             gated.admitted.append(candidate.key)
@@ -92,9 +100,12 @@ def gate(
     return gated
 
 
-def lock_flows(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str], Flow]:
+def lock_flows(
+    needs: set[tuple[uuid.UUID, str]], *, skip: bool = False
+) -> dict[tuple[uuid.UUID, str], Flow]:
     """The flows named (tenant, key), made with no limits and the default breaker when
-    first used, locked in id order (every locker takes them in that order)."""
+    first used, locked in id order (every locker takes them in that order); with `skip`,
+    those locked by another transaction are left out."""
     ids = _flow_ids(needs)
     missing = needs - set(ids)
     if missing:
@@ -104,8 +115,18 @@ def lock_flows(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str],
         ids = _flow_ids(needs)
     # Locked through the primary key, so in id order as the result write locks them: read
     # through the (tenant, key) index, the locks would come in that index's order.
-    locked = Flow.objects.select_for_update().filter(id__in=sorted(ids.values())).order_by("id")
+    locking = Flow.objects.select_for_update(skip_locked=skip)
+    locked = locking.filter(id__in=sorted(ids.values())).order_by("id")
     return {(f.tenant_id, f.key): f for f in locked}
+
+
+def _held_by_others(details: dict, flows: dict) -> dict:
+    """The flows named by `details` that were not locked: (tenant, key) -> their id, as a
+    bare Flow (parking needs no more)."""
+    busy = {(tenant, name) for tenant, name, _, _ in details.values()} - set(flows)
+    if not busy:
+        return {}
+    return {needs: Flow(id=flow_id) for needs, flow_id in _flow_ids(busy).items()}
 
 
 def _flow_ids(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str], int]:
