@@ -32,6 +32,8 @@ class Destination:
         self.status, self.delay = status, delay
         self.arrivals: list[Arrival] = []
         self.in_flight = self.most_in_flight = 0
+        self.in_flight_by_path: Counter = Counter()
+        self.most_by_path: Counter = Counter()  # the most in flight at once, per path
         self._lock = threading.Lock()
         self.server = _Server(("127.0.0.1", 0), self._handler())
         self.port = self.server.server_address[1]
@@ -61,7 +63,7 @@ class Destination:
                     self.end_headers()
                     self.wfile.write(b"ok")
                 finally:
-                    destination._leave()
+                    destination._leave(self.path)
 
             do_GET = do_POST = do_PUT = _handle
 
@@ -71,13 +73,17 @@ class Destination:
         with self._lock:
             self.in_flight += 1
             self.most_in_flight = max(self.most_in_flight, self.in_flight)
+            self.in_flight_by_path[handler.path] += 1
+            most = max(self.most_by_path[handler.path], self.in_flight_by_path[handler.path])
+            self.most_by_path[handler.path] = most
             key = handler.headers.get("Idempotency-Key", "")
             self.arrivals.append(Arrival(key, handler.path, time.time(), self.in_flight))
             return self.status, self.delay
 
-    def _leave(self) -> None:
+    def _leave(self, path: str) -> None:
         with self._lock:
             self.in_flight -= 1
+            self.in_flight_by_path[path] -= 1
 
     def times(self, path: str | None = None) -> list[float]:
         with self._lock:
