@@ -11,7 +11,7 @@ from flows.models import CircuitState, Flow
 from jobs.models import Job
 from tests.flows.destination import Destination
 from tests.flows.flow_processes import executors, flow_of, make_due, queue_jobs, wait_for_statuses
-from tests.processes import wait_until
+from tests.processes import free_port, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FAILURES, COOLDOWN = 3, 1
@@ -73,3 +73,23 @@ def test_the_circuit_opens_probes_reopens_and_closes(tenant, destination, tmp_pa
     calls = destination.calls_by_job()
     for job in Job.objects.filter(task__in=[first, later]):
         assert job.attempt == calls[str(job.id)], job
+
+
+def test_a_closed_port_opens_the_circuit_and_the_jobs_that_wait_are_not_charged(
+    tenant, tmp_path
+):
+    watch = CircuitWatch(
+        flow_of(tenant, breaker_failures=FAILURES, breaker_cooldown_seconds=COOLDOWN)
+    )
+    closed = f"http://127.0.0.1:{free_port()}/closed"  # nothing listens: refused
+    first = queue_jobs(tenant, closed, FAILURES, flow_key="api", backoff_base_seconds=1)
+    later = queue_jobs(tenant, closed, 5, flow_key="api", backoff_base_seconds=1)
+    with executors(tmp_path, 2):
+        make_due([first])
+        watch.wait(lambda f: f.circuit_state == CircuitState.OPEN, "the circuit did not open")
+        assert watch.flow.failures == FAILURES
+        make_due([later])
+        watch.wait(lambda f: f.reopens == 1, "the failed probe did not re-open it")
+        # Three calls that opened it and one probe: the jobs that waited paid nothing.
+        attempts = Job.objects.filter(task__in=[first, later]).values_list("attempt", flat=True)
+        assert sum(attempts) == FAILURES + 1
