@@ -78,8 +78,9 @@ def gate(
         tenant, name, attempt, due = detail
         flow = flows.get((tenant, name))
         if flow is None:  # held by another: parked, for the next claim to look at
-            parked.append((candidate, busy[(tenant, name)], due))
-            gated.wake_at = now
+            if (tenant, name) in busy:  # else deleted meanwhile: left pending, for the next
+                parked.append((candidate, busy[(tenant, name)], due))
+                gated.wake_at = now
             continue
         room = rooms[flow.id]
         if room.admits(due):
