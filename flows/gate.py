@@ -2,8 +2,8 @@
 as its calls), the others are parked in `flow_waits` (status `throttled`), uncharged and
 with their due time, so the claim's next batch is free for everyone else's jobs.
 
-Only the jobs of tenants that use flows are looked at (one read of `tenants`); a claim of
-other tenants' jobs costs that read alone.
+Only the jobs of tenants that use flows are looked at (the claim reads which they are
+with the tenants' budgets); a claim of other tenants' jobs costs nothing here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 
@@ -19,11 +19,6 @@ from flows.counts import rooms_for
 from flows.keys import flow_key_of
 from flows.models import CircuitState, Flow, FlowCall, FlowStart, FlowWait
 from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_text
-
-FLOW_TENANTS = """
-SELECT id, per_host_flows FROM tenants
-WHERE id IN ({placeholders}) AND (uses_flows OR per_host_flows)
-"""
 
 JOB_FLOWS = """
 SELECT j.id, j.tenant_id, j.attempt, j.next_attempt_at, t.flow_key, t.url
@@ -51,17 +46,29 @@ class Gated:
     admitted: list = field(default_factory=list)  # keys, in the claim's order
     flow_of: dict[str, int] = field(default_factory=dict)  # job id -> flow let out through
     wake_at: datetime | None = None  # when a parked job may next have room
+    parked: int = 0  # jobs parked: the claim's batch held fewer than it chose
 
 
-def gate(cursor, chosen: list[Candidate], now: datetime, *, skip_priority: int) -> Gated:
-    """Split `chosen` (locked, pending) into the jobs to mark running and the jobs parked."""
-    tenants = _flow_tenants(cursor, {c.tenant for c in chosen if c.priority != skip_priority})
-    subjects = [c for c in chosen if c.priority != skip_priority and uuid_text(c.tenant) in tenants]
+def gate(
+    cursor, chosen: list[Candidate], *, flow_tenants: dict[str, bool], skip_priority: int
+) -> Gated:
+    """Split `chosen` (locked, pending) into the jobs to mark running and the jobs parked.
+    `flow_tenants`: the tenants that use flows (canonical id -> per-host flows on)."""
+    subjects = [
+        c for c in chosen if c.priority != skip_priority and uuid_text(c.tenant) in flow_tenants
+    ]
     if not subjects:
         return Gated([c.key for c in chosen])
-    details = _job_flows(cursor, [c.key for c in subjects], tenants)
-    flows = lock_flows({(tenant, name) for tenant, name, _, _ in details.values()})
+    details = _job_flows(cursor, [c.key for c in subjects], flow_tenants)
+    # A flow another claim or result write holds is not waited for (no lock wait, no
+    # deadlock with a round that locked flows for its results first): its jobs are parked
+    # and the next claim's release lets them back.
+    flows = lock_flows({(tenant, name) for tenant, name, _, _ in details.values()}, skip=True)
+    # Read after the locks: a claim that waited for another's commit must not count its
+    # rate's window, nor date its starts, from before the wait (its calls leave after it).
+    now = datetime.now(UTC)
     rooms = rooms_for(cursor, flows.values(), now)
+    busy = _held_by_others(details, flows)
     gated, parked, calls, starts = Gated(), [], [], Counter()
     for candidate in chosen:
         detail = details.get(uuid_text(candidate.key))
@@ -69,7 +76,12 @@ def gate(cursor, chosen: list[Candidate], now: datetime, *, skip_priority: int) 
             gated.admitted.append(candidate.key)
             continue
         tenant, name, attempt, due = detail
-        flow = flows[(tenant, name)]
+        flow = flows.get((tenant, name))
+        if flow is None:  # held by another: parked, for the next claim to look at
+            if (tenant, name) in busy:  # else deleted meanwhile: left pending, for the next
+                parked.append((candidate, busy[(tenant, name)], due))
+                gated.wake_at = now
+            continue
         room = rooms[flow.id]
         if room.admits(due):
             gated.admitted.append(candidate.key)
@@ -84,30 +96,45 @@ def gate(cursor, chosen: list[Candidate], now: datetime, *, skip_priority: int) 
             parked.append((candidate, flow, due))
             gated.wake_at = _earliest(gated.wake_at, _wake_of(room, due, now))
     _park(cursor, parked, now)
+    gated.parked = len(parked)
     _let_out(cursor, calls, starts, rooms, now)
     return gated
 
 
-def lock_flows(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str], Flow]:
+def lock_flows(
+    needs: set[tuple[uuid.UUID, str]], *, skip: bool = False
+) -> dict[tuple[uuid.UUID, str], Flow]:
     """The flows named (tenant, key), made with no limits and the default breaker when
-    first used, locked in id order (every locker takes them in that order)."""
-    tenants, names = {t for t, _ in needs}, {n for _, n in needs}
-    found = set(
-        Flow.objects.filter(tenant_id__in=tenants, key__in=names).values_list("tenant_id", "key")
-    )
-    missing = [Flow(tenant_id=tenant, key=name) for tenant, name in needs - found]
+    first used, locked in id order (every locker takes them in that order); with `skip`,
+    those locked by another transaction are left out."""
+    ids = _flow_ids(needs)
+    missing = needs - set(ids)
     if missing:
-        Flow.objects.bulk_create(missing, ignore_conflicts=True)
-    locked = Flow.objects.select_for_update().filter(tenant_id__in=tenants, key__in=names)
-    return {(f.tenant_id, f.key): f for f in locked.order_by("id") if (f.tenant_id, f.key) in needs}
+        Flow.objects.bulk_create(
+            [Flow(tenant_id=tenant, key=name) for tenant, name in missing], ignore_conflicts=True
+        )
+        ids = _flow_ids(needs)
+    # Locked through the primary key, so in id order as the result write locks them: read
+    # through the (tenant, key) index, the locks would come in that index's order.
+    locking = Flow.objects.select_for_update(skip_locked=skip)
+    locked = locking.filter(id__in=sorted(ids.values())).order_by("id")
+    return {(f.tenant_id, f.key): f for f in locked}
 
 
-def _flow_tenants(cursor, tenants: set) -> dict[str, bool]:
-    if not tenants:
+def _held_by_others(details: dict, flows: dict) -> dict:
+    """The flows named by `details` that were not locked: (tenant, key) -> their id, as a
+    bare Flow (parking needs no more)."""
+    busy = {(tenant, name) for tenant, name, _, _ in details.values()} - set(flows)
+    if not busy:
         return {}
-    ids = sorted(tenants, key=str)
-    cursor.execute(FLOW_TENANTS.format(placeholders=", ".join(["%s"] * len(ids))), ids)
-    return {uuid_text(tenant): bool(per_host) for tenant, per_host in cursor.fetchall()}
+    return {needs: Flow(id=flow_id) for needs, flow_id in _flow_ids(busy).items()}
+
+
+def _flow_ids(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str], int]:
+    tenants, names = {t for t, _ in needs}, {n for _, n in needs}
+    named = Flow.objects.filter(tenant_id__in=tenants, key__in=names)
+    rows = named.values_list("tenant_id", "key", "id")
+    return {(t, n): i for t, n, i in rows if (t, n) in needs}
 
 
 def _job_flows(cursor, keys: list, tenants: dict[str, bool]) -> dict[str, tuple]:
@@ -127,7 +154,7 @@ def _job_flows(cursor, keys: list, tenants: dict[str, bool]) -> dict[str, tuple]
 
 
 def _wake_of(room, due: datetime, now: datetime) -> datetime | None:
-    if room.flow.rate is not None and due > now:
+    if due > now and (room.flow.rate is not None or room.probe_next()):
         return due  # parked only for not being due yet
     return room.reopens_at()
 

@@ -32,6 +32,13 @@ WHERE id IN ({placeholders}) AND status = 'throttled'
 
 FORGET = "DELETE FROM flow_waits WHERE flow_id = %s AND job_id IN ({placeholders})"
 
+# The rows of jobs that left `throttled` by another way (cancelled with their deleted task,
+# say): they would take the flow's room in every release and let no job go.
+FORGET_GONE = """
+DELETE FROM flow_waits WHERE flow_id = %s AND NOT EXISTS (
+    SELECT 1 FROM jobs AS j WHERE j.id = flow_waits.job_id AND j.status = 'throttled')
+"""
+
 
 def release_waiting(
     cursor, *, now: datetime, lookahead_seconds: float, limit: int, lock: str
@@ -51,24 +58,39 @@ def release_waiting(
             _let_go(cursor, flow_id, now + timedelta(seconds=lookahead_seconds), limit, now, lock)
             continue
         room_now = min(room.free(), limit)
-        rate = room.flow.rate is not None
-        horizon = now if rate else now + timedelta(seconds=lookahead_seconds)
+        # A rate counts starts and a probe must be called: only jobs due now go for them.
+        only_due = room.flow.rate is not None or room.probe_next()
+        horizon = now if only_due else now + timedelta(seconds=lookahead_seconds)
         went = _let_go(cursor, flow_id, horizon, room_now, now, lock) if room_now > 0 else 0
         wake = _earliest(wake, room.reopens_at())
-        if rate and room_now > went:  # room left, none due: wake when the next one is
+        if only_due and room_now > went:  # room left, none due: wake when the next one is
             wake = _earliest(wake, _next_due(cursor, flow_id))
     return wake
 
 
 def _let_go(cursor, flow_id: int, horizon: datetime, count: int, now: datetime, lock: str) -> int:
+    went, gone = _unpark(cursor, flow_id, horizon, count, now, lock)
+    if gone:  # rows of jobs gone took some of the room: forget them all, then fill it
+        cursor.execute(FORGET_GONE, [flow_id])
+        went += _unpark(cursor, flow_id, horizon, count - went, now, lock)[0]
+    return went
+
+
+def _unpark(
+    cursor, flow_id: int, horizon: datetime, count: int, now: datetime, lock: str
+) -> tuple[int, bool]:
+    """How many jobs went back, and whether some rows read were of jobs gone."""
+    if count <= 0:
+        return 0, False
     cursor.execute(DUE_WAITS.format(lock=lock), [flow_id, datetime_param(horizon), count])
     keys = [row[0] for row in cursor.fetchall()]
     if not keys:
-        return 0
+        return 0, False
     marks = ", ".join(["%s"] * len(keys))
     cursor.execute(UNPARK.format(placeholders=marks), [datetime_param(now), *keys])
+    went = cursor.rowcount
     cursor.execute(FORGET.format(placeholders=marks), [flow_id, *keys])
-    return len(keys)
+    return went, went < len(keys)
 
 
 def _next_due(cursor, flow_id: int) -> datetime | None:

@@ -47,11 +47,13 @@ class Room:
 
     def admits(self, due_at: datetime) -> bool:
         """Whether one job due at `due_at` may go now; if so, it is counted in."""
-        if self.flow.rate is not None and due_at > self.now:
-            return False  # a rate counts starts: its calls are let out only when due
+        if due_at > self.now and (self.flow.rate is not None or self.probe_next()):
+            # A rate counts starts, and a probe held on a timer would keep the circuit
+            # half-open, uncalled: their calls are let out only when due.
+            return False
         if self.free() <= 0:
             return False
-        if self._breaker_on() and self.flow.circuit_state != CircuitState.CLOSED:
+        if self.probe_next():
             self.probing = True
         self.in_flight += 1
         if self.flow.rate is not None:
@@ -71,6 +73,10 @@ class Room:
         if flow.rate is not None and self.started >= flow.rate:
             return self.window_opens_at
         return None
+
+    def probe_next(self) -> bool:
+        """Whether the next call let out is the circuit's probe (it is not closed)."""
+        return self._breaker_on() and self.flow.circuit_state != CircuitState.CLOSED
 
     def _breaker_on(self) -> bool:
         return self.flow.breaker_failures > 0

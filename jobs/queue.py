@@ -17,7 +17,7 @@ from django.db.utils import OperationalError
 
 from flows.breaker import count_calls
 from flows.circuit_alert import circuit_alerts
-from flows.gate import Candidate, gate
+from flows.gate import Candidate, Gated, gate
 from flows.recent_stops import flows_stopped_since
 from flows.release import release_waiting
 from jobs import queue_sql as q
@@ -115,7 +115,8 @@ HandBack = tuple[str, int, str]  # (key, attempt, pending or held)
 class ClaimBatch:
     jobs: list[ClaimedJob] = field(default_factory=list)
     saturated_tenants: frozenset[str] = frozenset()
-    held_back: int = 0  # candidates left pending because of a tenant's limit
+    # Candidates a limit held back: left pending by a tenant's, or parked by a flow's.
+    held_back: int = 0
     # Tenants an operator stopped (canonical ids): none of their jobs is claimed or fired.
     inactive_tenants: frozenset[str] = frozenset()
     # Tasks paused or deleted since the round's `stopped_since` (task id -> status): the
@@ -190,8 +191,11 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
     chosen, saturated, held_back = _choose(candidates, budgets, critical_limit, normal_limit)
     if not chosen:
         return ClaimBatch([], saturated, held_back, stopped, flow_wake_at=wake)
-    gated = _gate(cursor, candidates, chosen, now)
+    gated = _gate(cursor, candidates, chosen, budgets.flow_tenants)
     wake = min(filter(None, (wake, gated.wake_at)), default=None)
+    # Parked jobs left the pending range: the round claims again at once, so jobs behind
+    # a full flow's are not kept waiting for the next poll (no head-of-line blocking).
+    held_back += gated.parked
     if not gated.admitted:
         return ClaimBatch([], saturated, held_back, stopped, flow_wake_at=wake)
     keys = json.dumps(gated.admitted)
@@ -206,11 +210,13 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
     return ClaimBatch(jobs, saturated, held_back, stopped, flow_wake_at=wake)
 
 
-def _gate(cursor, candidates, chosen, now):
+def _gate(cursor, candidates, chosen, flow_tenants: dict[str, bool]):
     """The chosen jobs whose flows have room (flows/gate.py); the others are parked."""
+    if not flow_tenants:
+        return Gated(list(chosen))
     of = {key: (tenant, priority) for key, tenant, priority in candidates}
     picked = [Candidate(key, *of[key]) for key in chosen]
-    return gate(cursor, picked, now, skip_priority=CALLBACK_PRIORITY)
+    return gate(cursor, picked, flow_tenants=flow_tenants, skip_priority=CALLBACK_PRIORITY)
 
 
 def _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip_tenants):
@@ -242,6 +248,8 @@ class Budgets:
 
     runs: dict[str, int]
     callbacks: dict[str, int]
+    # The tenants whose jobs may be in a flow (canonical id -> per-host flows on).
+    flow_tenants: dict[str, bool] = field(default_factory=dict)
 
     def of(self, priority: int) -> dict[str, int]:
         return self.callbacks if priority == CALLBACK_PRIORITY else self.runs
@@ -254,6 +262,7 @@ def _tenant_budgets(cursor, tenant_ids: set[str]) -> Budgets:
     return Budgets(
         runs={str(row[0]): row[1] - int(row[2]) for row in rows},
         callbacks={str(row[0]): row[1] - int(row[3]) for row in rows},
+        flow_tenants={uuid_text(row[0]): bool(row[5]) for row in rows if row[4]},
     )
 
 

@@ -17,7 +17,8 @@ from jobs.wake_index import PRIORITIES
 # callbacks are counted apart: each lane has its own budget of the tenant's concurrency
 # limit, so callbacks never take a run's slot and never crowd out other tenants either.
 TENANT_BUDGETS = f"""
-SELECT n.id, n.concurrency_limit, COALESCE(r.running, 0), COALESCE(r.calling, 0)
+SELECT n.id, n.concurrency_limit, COALESCE(r.running, 0), COALESCE(r.calling, 0),
+    n.uses_flows OR n.per_host_flows, n.per_host_flows
 FROM tenants AS n LEFT JOIN (
     SELECT tenant_id, SUM(priority <> {CALLBACK_PRIORITY}) AS running,
         SUM(priority = {CALLBACK_PRIORITY}) AS calling
