@@ -30,6 +30,8 @@ from flows.models import Flow
 from jobs.models import Job
 from tasks.models import Task
 
+FREE_AT = timedelta(milliseconds=950)  # into the due second: behind every flow's jobs
+
 
 @dataclass
 class FlowsBurst:
@@ -99,9 +101,10 @@ def _wait_listening(port: int) -> None:
 
 
 def make_tasks(burst: FlowsBurst, free_url: str, flow_url: str, due: datetime) -> dict:
-    """Task id -> "free" or "limited". Each flow's tasks are made as one block, so the
-    claim meets them flow by flow: a gate that let a flow exceed its parallelism would show
-    it at once."""
+    """Task id -> "free" or "limited". Within the due second flow n's tasks are due at
+    n * 900/F ms and the free ones at 950 ms: the claim (in due order) meets the flows one
+    by one, so a gate that let a flow exceed its parallelism would show it at once (every
+    call slot on one flow), and the free tasks come behind every limited job."""
     tenant = tenant_with_room()
     tenant.uses_flows = True
     tenant.save(update_fields=["uses_flows"])
@@ -113,10 +116,11 @@ def make_tasks(burst: FlowsBurst, free_url: str, flow_url: str, due: datetime) -
         Flow.objects.create(tenant=tenant, key=key, parallelism=burst.parallelism or None)
         url = f"{flow_url}/{key}"
         share, top = _share(burst.jobs, burst.flows, n), _share(burst.critical, burst.flows, n)
-        made = create_tasks(tenant, url, share, due, 5, flow_key=key)
-        made |= create_tasks(tenant, url, top, due, 0, flow_key=key)
+        at = due + timedelta(milliseconds=n * 900 // burst.flows)
+        made = create_tasks(tenant, url, share, at, 5, flow_key=key)
+        made |= create_tasks(tenant, url, top, at, 0, flow_key=key)
         groups |= dict.fromkeys(made, "limited")
-    groups |= dict.fromkeys(create_tasks(tenant, free_url, burst.free, due, 5), "free")
+    groups |= dict.fromkeys(create_tasks(tenant, free_url, burst.free, due + FREE_AT, 5), "free")
     return groups
 
 
