@@ -40,12 +40,11 @@ def burst(tree: Path, args: list[str], log: Path) -> str:
     """bench/burst.py of `tree` with `args`: its stdout (its progress bar goes to `log`)."""
     with log.open("ab") as err:
         done = subprocess.run(
-            [sys.executable, "bench/burst.py", *args],
-            cwd=tree,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            check=True,
+            [sys.executable, "bench/burst.py", *args], cwd=tree, stdout=subprocess.PIPE, stderr=err
         )
+    if done.returncode:
+        sys.stdout.write(done.stdout.decode())
+        raise SystemExit(f"bench/burst.py {' '.join(args)} in {tree} failed: see {log}")
     return done.stdout.decode()
 
 
