@@ -22,10 +22,10 @@ from pathlib import Path
 
 from django.db import connection
 
-from bench.burst import create_tasks
+from bench.burst import create_tasks, wait_for_calls
 from bench.delivery import LogCounter, delivery, read_calls
 from bench.harness import ROOT, free_port, start_manage, stop, tenant_with_room
-from bench.report import Progress, percentile, table
+from bench.report import percentile, table
 from flows.models import Flow
 from jobs.models import Job
 from tasks.models import Task
@@ -137,13 +137,13 @@ def run_flows(burst: FlowsBurst, free_url: str, free_record: Path, work: Path) -
     due = (datetime.now(UTC) + timedelta(seconds=burst.lead)).replace(microsecond=0)
     groups = make_tasks(burst, free_url, flow_url, due)
     connection.close()
-    counters = [LogCounter(free_record), LogCounter(flow_record)]
+    counter = Both(LogCounter(free_record), LogCounter(flow_record))
     processes = [start_manage(["run_scheduler", "--lookahead", "15"], work / "scheduler.log")]
     for n in range(burst.executors):
         args = ["run_executor", "--concurrency", str(burst.concurrency), "--worker-id", f"f{n}"]
         processes.append(start_manage(args, work / f"executor-{n}.log"))
     try:
-        _wait(counters, len(groups), due.timestamp())
+        wait_for_calls("flows burst", counter, len(groups), due.timestamp())
     finally:
         for process in processes:
             stop(process)
@@ -151,18 +151,14 @@ def run_flows(burst: FlowsBurst, free_url: str, free_record: Path, work: Path) -
     return _result(burst, groups, free_record, flow_record)
 
 
-def _wait(counters: list[LogCounter], total: int, due: float) -> None:
-    progress = Progress("flows burst", total)
-    last_change, seen = time.time(), 0
-    while seen < total:
-        time.sleep(0.1)
-        count = sum(counter.poll() for counter in counters)
-        if count != seen:
-            seen, last_change = count, time.time()
-        progress.update(seen)
-        if time.time() > max(due, last_change) + 30:
-            break
-    progress.close()
+class Both:
+    """Lines added to either endpoint's log: the progress of a flows burst."""
+
+    def __init__(self, *counters: LogCounter) -> None:
+        self.counters = counters
+
+    def poll(self) -> int:
+        return sum(counter.poll() for counter in self.counters)
 
 
 def _result(burst, groups: dict, free_record: Path, flow_record: Path) -> FlowsResult:
