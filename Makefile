@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign clean
+	bench-layouts bench-profile bench-campaign bench-flows clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -76,6 +76,18 @@ bench-burst: $(STAMP) mariadb nginx
 bench-callbacks: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/burst.py --callbacks --rounds 2 \
 		--png bench/burst-callbacks.png
+
+# Issue 20 in one sitting: the plain 10,000 + 100 burst on this code and on the code before
+# flows (BEFORE, checked out once as a worktree in BEFORE_TREE), alternated, and the same
+# burst over 10 flow keys of parallelism 50 beside 1,000 tasks without a flow; FLOWS_ARGS
+# passes more, e.g. FLOWS_ARGS="--rounds 1 --jobs 1000 --critical 10 --free 200".
+BEFORE ?= 8433c58^
+BEFORE_TREE ?= /tmp/bench-before
+FLOWS_ARGS ?= --rounds 2
+bench-flows: $(STAMP) mariadb nginx
+	@test -d $(BEFORE_TREE) || git worktree add --detach $(BEFORE_TREE) $(BEFORE)
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/flows_sitting.py --before $(BEFORE_TREE) \
+		--before-label '$(BEFORE)' $(FLOWS_ARGS)
 
 # The reliability campaign (issue 12): twelve load and fault scenarios on a MariaDB server of
 # its own (started and stopped by bench/campaign.py), nginx as the tenant endpoint. Name

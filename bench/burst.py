@@ -9,6 +9,9 @@ With --callbacks, the same burst with every task carrying on_success_url and
 on_failure_url (the same nginx, path /callback/) against it without them, the two
 alternated for --rounds pairs: the runs' own start delays, their p99 ratio, and every
 callback counted in the queue and at the endpoint.
+
+With --flows F, the burst of issue 20 (bench/flows_burst.py): the --jobs + --critical tasks
+spread over F flow keys of --flow-parallelism each, beside --free tasks without a flow.
 """
 
 from __future__ import annotations
@@ -53,7 +56,13 @@ class Burst:
 
 
 def create_tasks(
-    tenant, url: str, count: int, due: datetime, priority: int, hooks: str | None = None
+    tenant,
+    url: str,
+    count: int,
+    due: datetime,
+    priority: int,
+    hooks: str | None = None,
+    flow_key: str | None = None,
 ) -> set[str]:
     """`hooks`: the base of the tasks' callback URLs (None: no callbacks)."""
     tasks = []
@@ -70,6 +79,7 @@ def create_tasks(
                 bucket=bucket_for(task_id),
                 on_success_url=hooks and f"{hooks}/success",
                 on_failure_url=hooks and f"{hooks}/failure",
+                flow_key=flow_key,
             )
         )
     Task.objects.bulk_create(tasks, batch_size=2000)
@@ -166,7 +176,14 @@ def main() -> None:
     parser.add_argument("--png", default="bench/burst.png")
     parser.add_argument("--callbacks", action="store_true", help="against it with callbacks")
     parser.add_argument("--rounds", type=int, default=2, help="pairs, with --callbacks")
+    parser.add_argument("--flows", type=int, default=0, help="flow keys (0: the plain burst)")
+    parser.add_argument("--flow-parallelism", type=int, default=50)
+    parser.add_argument("--free", type=int, default=1000, help="tasks without a flow")
+    parser.add_argument("--flow-delay-ms", type=float, default=100.0, help="per flow call")
     args = parser.parse_args()
+    if args.flows:
+        run_flows_mode(args)
+        return
     burst = Burst(args.jobs, args.critical, args.executors, args.concurrency, args.lead)
     use_fresh_database("bench_burst")
     endpoint = recorded_endpoint("burst")
@@ -188,6 +205,37 @@ def main() -> None:
     curve = Path(args.png).with_name(Path(args.png).stem + "-curve.png")
     started_curve_png(curve, title, {"rest": result.rest, "priority 0": result.critical})
     print(f"plots: {args.png}, {curve}")
+
+
+def run_flows_mode(args: argparse.Namespace) -> None:
+    from bench.flows_burst import FlowsBurst, print_summary, run_flows, summary_table
+
+    burst = FlowsBurst(
+        jobs=args.jobs,
+        critical=args.critical,
+        free=args.free,
+        flows=args.flows,
+        parallelism=args.flow_parallelism,
+        delay_ms=args.flow_delay_ms,
+        executors=args.executors,
+        concurrency=args.concurrency,
+        lead=args.lead,
+    )
+    use_fresh_database("bench_flows")
+    endpoint = recorded_endpoint("flows")
+    try:
+        result = run_flows(burst, endpoint.url, endpoint.record, endpoint.work)
+    finally:
+        stop(endpoint.process)
+    print(machine_line())
+    print(
+        f"flows burst: {burst.jobs} + {burst.critical} priority 0 over {burst.flows} flow keys"
+        f" (parallelism {burst.parallelism}, each call held {burst.delay_ms:g} ms) beside"
+        f" {burst.free} tasks without a flow, all due at one second; {burst.executors}"
+        f" executors x concurrency {burst.concurrency}; lookahead 15s"
+    )
+    print(summary_table(result))
+    print_summary(result)
 
 
 if __name__ == "__main__":
