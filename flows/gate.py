@@ -17,8 +17,9 @@ from django.conf import settings
 
 from flows.counts import rooms_for
 from flows.keys import flow_key_of
-from flows.models import CircuitState, Flow, FlowCall, FlowStart, FlowWait
-from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_text
+from flows.models import CircuitState, Flow, FlowCall, FlowStart
+from flows.rows import insert_waits, replace_calls
+from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
 
 JOB_FLOWS = """
 SELECT j.id, j.tenant_id, j.attempt, j.next_attempt_at, t.flow_key, t.url
@@ -172,24 +173,13 @@ def _park(cursor, parked: list, now: datetime) -> None:
     cursor.execute(
         PARK.format(placeholders=", ".join(["%s"] * len(keys))), [datetime_param(now), *keys]
     )
-    FlowWait.objects.bulk_create(
-        [
-            FlowWait(
-                flow_id=flow.id,
-                priority=c.priority,
-                next_attempt_at=due,
-                job_id=uuid.UUID(uuid_text(c.key)),
-            )
-            for c, flow, due in parked
-        ],
-        ignore_conflicts=True,
+    insert_waits(
+        cursor, [(flow.id, c.priority, datetime_param(due), c.key) for c, flow, due in parked]
     )
 
 
 def _let_out(cursor, calls: list[FlowCall], starts: Counter, rooms: dict, now: datetime) -> None:
-    if calls:  # a row of an earlier attempt of the job is replaced
-        FlowCall.objects.filter(job_id__in=[call.job_id for call in calls]).delete()
-        FlowCall.objects.bulk_create(calls)
+    replace_calls(cursor, [(uuid_param(c.job_id), c.flow_id, c.attempt) for c in calls])
     guard = settings.FLOW_RATE_GUARD_SECONDS
     for flow_id, count in starts.items():
         if not count:

@@ -1,5 +1,6 @@
 """A claim does not wait for a flow another transaction holds (a result write, another
-claim): it parks that flow's jobs, and a later claim lets them out."""
+claim): it parks that flow's jobs, and a later claim lets them out. MariaDB only (row
+locks): on SQLite one writer holds the whole database."""
 
 import threading
 import time
