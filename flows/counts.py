@@ -19,7 +19,12 @@ WHERE c.flow_id IN ({placeholders}) AND j.status = 'running' AND j.attempt = c.a
 GROUP BY c.flow_id
 """
 
-WINDOW = "SELECT COALESCE(SUM(calls), 0), MIN(at) FROM flow_starts WHERE flow_id = %s AND at > %s"
+# One part per rate-limited flow, in one statement: a tenant with many full flows must not
+# cost every claim a round trip each. Each part is one range of flow_starts_window_idx.
+WINDOW_PART = (
+    "SELECT %s, COALESCE(SUM(calls), 0), MIN(at) FROM flow_starts WHERE flow_id = %s AND at > %s"
+)
+WINDOW_PARTS = 500  # per statement: a bounded statement, whatever the number of flows
 
 
 def rooms_for(cursor, flows: Iterable[Flow], now: datetime) -> dict[int, Room]:
@@ -29,16 +34,25 @@ def rooms_for(cursor, flows: Iterable[Flow], now: datetime) -> dict[int, Room]:
     ids = [flow.id for flow in flows]
     cursor.execute(IN_FLIGHT.format(placeholders=", ".join(["%s"] * len(ids))), ids)
     out = {flow_id: count for flow_id, count in cursor.fetchall()}
-    rooms = {}
-    for flow in flows:
-        started, opens_at = _window(cursor, flow, now) if flow.rate is not None else (0, None)
-        rooms[flow.id] = Room(flow, out.get(flow.id, 0), started, opens_at, now)
-    return rooms
+    windows = _windows(cursor, [flow for flow in flows if flow.rate is not None], now)
+    return {
+        flow.id: Room(flow, out.get(flow.id, 0), *windows.get(flow.id, (0, None)), now)
+        for flow in flows
+    }
 
 
-def _window(cursor, flow: Flow, now: datetime) -> tuple[int, datetime | None]:
-    span = timedelta(seconds=flow.period_seconds + settings.FLOW_RATE_GUARD_SECONDS)
-    cursor.execute(WINDOW, [flow.id, datetime_param(now - span)])
-    started, oldest = cursor.fetchone()
-    oldest = datetime_from_db(oldest) if oldest is not None else None
-    return int(started), (oldest + span if oldest is not None else None)
+def _windows(cursor, flows: list[Flow], now: datetime) -> dict[int, tuple[int, datetime | None]]:
+    """Flow id -> (calls started in its rate's window, when the oldest of them leaves it)."""
+    guard = settings.FLOW_RATE_GUARD_SECONDS
+    span = {flow.id: timedelta(seconds=flow.period_seconds + guard) for flow in flows}
+    found = {}
+    for start in range(0, len(flows), WINDOW_PARTS):
+        chunk = flows[start : start + WINDOW_PARTS]
+        params = []
+        for flow in chunk:
+            params += [flow.id, flow.id, datetime_param(now - span[flow.id])]
+        cursor.execute(" UNION ALL ".join([WINDOW_PART] * len(chunk)), params)
+        for flow_id, started, oldest in cursor.fetchall():
+            opens_at = datetime_from_db(oldest) + span[flow_id] if oldest is not None else None
+            found[flow_id] = (int(started), opens_at)
+    return found

@@ -37,8 +37,10 @@ class Room:
             return 1 if self._probe_due() and self.in_flight == 0 and not self.probing else 0
         left = UNLIMITED
         if self._breaker_on() and flow.failures:
-            # Suspect: never more calls out than it takes to open the circuit.
-            left = flow.breaker_failures - flow.failures - self.in_flight
+            # Suspect: never more calls out than it takes to open the circuit. At least one:
+            # a breaker lowered below the failures counted (a PUT) would else let none out,
+            # and with no call to end the circuit would never open nor the jobs go.
+            left = max(flow.breaker_failures - flow.failures, 1) - self.in_flight
         if flow.parallelism is not None:
             left = min(left, flow.parallelism - self.in_flight)
         if flow.rate is not None:
