@@ -1,12 +1,6 @@
 """A claim does not wait for a flow another transaction holds (a result write, another
-<<<<<<<< HEAD:tests/test_flow_row_locks.py
 claim): it parks that flow's jobs, and a later claim lets them out. MariaDB only (row
 locks): on SQLite one writer holds the whole database."""
-========
-claim): it parks that flow's jobs, and a later claim lets them out. Row locks are MariaDB's
-(SQLite has one writer at a time): beside tests/test_attempt_locks.py, out of the SQLite
-suites."""
->>>>>>>> h-rev1:tests/test_flow_lock_skip.py
 
 import threading
 import time
