@@ -20,6 +20,7 @@ CHANGED = [
     "retry_at",
     "reopens",
     "stopped_at",
+    "release_at",
     "updated_at",
 ]
 
@@ -32,16 +33,14 @@ def count_calls(ended: list[tuple[str, int, bool | None]], now: datetime) -> lis
     FlowCall.objects.filter(job_id__in=[uuid.UUID(job) for job, _, _ in ended]).delete()
     outcomes = defaultdict(list)
     for _, flow_id, failed in ended:
-        if failed is not None:
-            outcomes[flow_id].append(failed)
-    if not outcomes:
-        return []
+        outcomes[flow_id] += [] if failed is None else [failed]
     opened, changed = [], []
     for flow in Flow.objects.select_for_update().filter(id__in=list(outcomes)).order_by("id"):
         was = flow.circuit_state
         for failed in outcomes[flow.id]:
             step(flow, failed, now)
         flow.updated_at = now
+        flow.release_at = now  # a call ended: its room may let a parked job go
         changed.append(flow)
         if was == CircuitState.CLOSED and flow.circuit_state == CircuitState.OPEN:
             opened.append(flow)

@@ -48,6 +48,7 @@ class Gated:
     flow_of: dict[str, int] = field(default_factory=dict)  # job id -> flow let out through
     wake_at: datetime | None = None  # when a parked job may next have room
     parked: int = 0  # jobs parked: the claim's batch held fewer than it chose
+    deferred: int = 0  # jobs of flows another transaction held: left pending
 
 
 def gate(
@@ -69,7 +70,6 @@ def gate(
     # rate's window, nor date its starts, from before the wait (its calls leave after it).
     now = datetime.now(UTC)
     rooms = rooms_for(cursor, flows.values(), now)
-    busy = _held_by_others(details, flows)
     gated, parked, calls, starts = Gated(), [], [], Counter()
     for candidate in chosen:
         detail = details.get(uuid_text(candidate.key))
@@ -78,10 +78,8 @@ def gate(
             continue
         tenant, name, attempt, due = detail
         flow = flows.get((tenant, name))
-        if flow is None:  # held by another: parked, for the next claim to look at
-            if (tenant, name) in busy:  # else deleted meanwhile: left pending, for the next
-                parked.append((candidate, busy[(tenant, name)], due))
-                gated.wake_at = now
+        if flow is None:  # held by another (or deleted meanwhile): left pending for the
+            gated.deferred += 1  # next claim, which comes at once: no lock is waited for
             continue
         room = rooms[flow.id]
         if room.admits(due):
@@ -97,6 +95,7 @@ def gate(
             parked.append((candidate, flow, due))
             gated.wake_at = _earliest(gated.wake_at, _wake_of(room, due, now))
     _park(cursor, parked, now)
+    _look_again(parked, rooms, now)
     gated.parked = len(parked)
     _let_out(cursor, calls, starts, rooms, now)
     return gated
@@ -120,15 +119,6 @@ def lock_flows(
     locking = Flow.objects.select_for_update(skip_locked=skip)
     locked = locking.filter(id__in=sorted(ids.values())).order_by("id")
     return {(f.tenant_id, f.key): f for f in locked}
-
-
-def _held_by_others(details: dict, flows: dict) -> dict:
-    """The flows named by `details` that were not locked: (tenant, key) -> their id, as a
-    bare Flow (parking needs no more)."""
-    busy = {(tenant, name) for tenant, name, _, _ in details.values()} - set(flows)
-    if not busy:
-        return {}
-    return {needs: Flow(id=flow_id) for needs, flow_id in _flow_ids(busy).items()}
 
 
 def _flow_ids(needs: set[tuple[uuid.UUID, str]]) -> dict[tuple[uuid.UUID, str], int]:
@@ -176,6 +166,21 @@ def _park(cursor, parked: list, now: datetime) -> None:
     insert_waits(
         cursor, [(flow.id, c.priority, datetime_param(due), c.key) for c, flow, due in parked]
     )
+
+
+def _look_again(parked: list, rooms: dict, now: datetime) -> None:
+    """The parked flows' next look for the release (flows/release.py): the earliest time one
+    of their parked jobs may have room. None (a call's end gives room) leaves it as it is."""
+    wakes: dict[int, datetime] = {}
+    for _, flow, due in parked:
+        wake = _wake_of(rooms[flow.id], due, now)
+        if wake is not None:
+            wakes[flow.id] = min(wake, wakes.get(flow.id, wake))
+    for flow_id, wake in wakes.items():
+        flow = rooms[flow_id].flow
+        if flow.release_at is None or wake < flow.release_at:
+            flow.release_at = wake
+            Flow.objects.filter(id=flow_id).update(release_at=wake)
 
 
 def _let_out(cursor, calls: list[FlowCall], starts: Counter, rooms: dict, now: datetime) -> None:

@@ -5,6 +5,9 @@
   through jobs); removed only so the table stays the size of the calls in flight.
 - `flow_starts` older than their flow's period plus the guard (no window reads them), and
   those of deleted flows.
+- flows with parked jobs and no look planned get one (a call handed back or a lease that
+  expired gave room without a result, which is what plans a look otherwise), and the
+  jobs parked in a flow that is gone (its tenant deleted) go back to pending.
 - `flow_waits` of jobs no longer `throttled` (cancelled, or their task deleted while they
   waited), which would take a place of their flow's release. Only once the job has been
   left alone for a while: a job parked again right now keeps its row.
@@ -21,6 +24,7 @@ from django.db import connection
 from django.db.models import Q
 
 from flows.models import Flow, FlowCall, FlowStart, FlowWait
+from jobs.models import Job, JobStatus
 from scheduler_site.sqltools import datetime_param, uuid_from_db
 
 WAIT_GRACE_SECONDS = 60
@@ -88,9 +92,43 @@ def purge_stale_waits(*, batch_size: int, now: datetime) -> int:
     return len(rows)
 
 
+# The derived table is materialized first: MariaDB refuses a subquery reading the table the
+# statement updates, and the flows with parked jobs are few (one row each).
+FORGOTTEN = """
+UPDATE flows SET release_at = %s WHERE release_at IS NULL
+    AND id IN (SELECT flow_id FROM (SELECT DISTINCT flow_id FROM flow_waits) AS w)
+"""
+
+ORPHAN_WAITS = """
+SELECT w.flow_id, w.job_id FROM flow_waits AS w LEFT JOIN flows AS f ON f.id = w.flow_id
+WHERE f.id IS NULL LIMIT %s
+"""
+
+
+def plan_forgotten_looks(*, now: datetime) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(FORGOTTEN, [datetime_param(now)])
+        return cursor.rowcount
+
+
+def release_orphan_waits(*, batch_size: int) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(ORPHAN_WAITS, [batch_size])
+        rows = cursor.fetchall()
+    if not rows:
+        return 0
+    jobs = [uuid_from_db(job) for _, job in rows]
+    Job.objects.filter(id__in=jobs, status=JobStatus.THROTTLED).update(status=JobStatus.PENDING)
+    waits = [Q(flow_id=flow_id, job_id=job) for (flow_id, _), job in zip(rows, jobs, strict=True)]
+    FlowWait.objects.filter(reduce(or_, waits)).delete()
+    return len(rows)
+
+
 def flow_housekeeping(*, batch_size: int, now: datetime) -> bool:
     """One batch of each; whether any was full (more may be left)."""
+    plan_forgotten_looks(now=now)
     done = [
+        release_orphan_waits(batch_size=batch_size),
         purge_stale_calls(batch_size=batch_size),
         purge_old_starts(batch_size=batch_size, now=now),
         purge_stale_waits(batch_size=batch_size, now=now),

@@ -43,13 +43,21 @@ class Flow(models.Model):
     reopens = models.PositiveSmallIntegerField(default=0)  # since it last closed: cooldown doubles
     # When it was last paused or its circuit opened: executors holding its jobs give them back.
     stopped_at = models.DateTimeField(null=True, blank=True)
+    # When the claim's release should next look at its parked jobs: set by whatever may
+    # give it room (a call's end, a window or cooldown ending, a resume); NULL when nothing
+    # is parked or only a call's end can help. The release reads only flows due for a look,
+    # so a tenant's many full flows cost no other claim anything.
+    release_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         db_table = "flows"
         constraints = [models.UniqueConstraint(fields=["tenant", "key"], name="flows_key_uniq")]
-        indexes = [models.Index(fields=["stopped_at"], name="flows_stopped_idx")]
+        indexes = [
+            models.Index(fields=["stopped_at"], name="flows_stopped_idx"),
+            models.Index(fields=["release_at"], name="flows_release_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"flow {self.key}"

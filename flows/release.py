@@ -1,21 +1,26 @@
-"""Parked jobs go back: at the start of every claim, each flow with jobs in `flow_waits` lets
-as many of its due ones back into the pending range as it has room for, best priority and
-oldest due time first, so the claim that follows takes them in their place.
+"""Parked jobs go back: at the start of every claim, each flow due for a look (its
+`release_at` has come: a call of it ended, its window or cooldown ended, it was resumed)
+lets as many of its due ones back into the pending range as it has room for, best priority
+and oldest due time first, so the claim that follows takes them in their place. Then it
+says when it next needs a look.
 
-The room is read without the flows' locks: letting too many back only has the gate park
-the extra ones again (under the lock), and the claim stays free of lock waits here.
+Only flows due for a look are read, at most LOOKS_PER_CLAIM per claim, oldest look first,
+locked with SKIP LOCKED (a flow another claim or result write holds is left for the next
+claim): a tenant's thousand full flows cost no claim anything until their time comes.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
+
 from flows.counts import rooms_for
 from flows.gate import _earliest
 from flows.models import Flow
 from scheduler_site.sqltools import datetime_from_db, datetime_param
 
-WAITING_FLOWS = "SELECT DISTINCT flow_id FROM flow_waits"
+LOOKS_PER_CLAIM = 100
 
 DUE_WAITS = """
 SELECT job_id FROM flow_waits
@@ -24,6 +29,8 @@ ORDER BY priority, next_attempt_at LIMIT %s{lock}
 """
 
 NEXT_DUE = "SELECT MIN(next_attempt_at) FROM flow_waits WHERE flow_id = %s"
+
+WITH_WAITS = "SELECT DISTINCT flow_id FROM flow_waits WHERE flow_id IN ({placeholders})"
 
 UNPARK = """
 UPDATE jobs SET status = 'pending', updated_at = %s
@@ -44,28 +51,47 @@ def release_waiting(
     cursor, *, now: datetime, lookahead_seconds: float, limit: int, lock: str
 ) -> datetime | None:
     """Let parked jobs with room go back to pending (up to `limit` per flow); returns when a
-    flow that still holds jobs back may next have room without a call ending."""
-    cursor.execute(WAITING_FLOWS)
-    ids = [row[0] for row in cursor.fetchall()]
-    if not ids:
-        return None
-    flows = {flow.id: flow for flow in Flow.objects.filter(id__in=ids)}
-    rooms = rooms_for(cursor, flows.values(), now)
-    wake = None
-    for flow_id in ids:
-        room = rooms.get(flow_id)
-        if room is None:  # deleted: its jobs go back, to a flow made anew with defaults
-            _let_go(cursor, flow_id, now + timedelta(seconds=lookahead_seconds), limit, now, lock)
-            continue
-        room_now = min(room.free(), limit)
-        # A rate counts starts and a probe must be called: only jobs due now go for them.
-        only_due = room.flow.rate is not None or room.probe_next()
-        horizon = now if only_due else now + timedelta(seconds=lookahead_seconds)
-        went = _let_go(cursor, flow_id, horizon, room_now, now, lock) if room_now > 0 else 0
-        wake = _earliest(wake, room.reopens_at())
-        if only_due and room_now > went:  # room left, none due: wake when the next one is
-            wake = _earliest(wake, _next_due(cursor, flow_id))
-    return wake
+    flow next needs a look (the executor claims again then)."""
+    planned = Flow.objects.filter(release_at__isnull=False).order_by("release_at", "id")
+    looks = list(planned.values_list("id", "release_at")[:LOOKS_PER_CLAIM])
+    due = [flow_id for flow_id, at in looks if at <= now]
+    if not due:  # the one statement most claims make here: an empty range of an index
+        return looks[0][1] if looks else None
+    locking = Flow.objects.select_for_update(skip_locked=True).filter(id__in=due)
+    flows = list(locking.order_by("id"))
+    waiting = _with_waits(cursor, [flow.id for flow in flows]) if flows else set()
+    rooms = rooms_for(cursor, [flow for flow in flows if flow.id in waiting], now)
+    for flow in flows:
+        room = rooms.get(flow.id)
+        flow.release_at = _look(cursor, room, now, lookahead_seconds, limit, lock) if room else None
+    Flow.objects.bulk_update(flows, ["release_at"])
+    later = [at for flow_id, at in looks if at > now]
+    if len(looks) == LOOKS_PER_CLAIM and not later:  # more may be due: look again at once
+        return now
+    return min([*later, *(f.release_at for f in flows if f.release_at)], default=None)
+
+
+def _look(cursor, room, now: datetime, lookahead_seconds: float, limit: int, lock: str):
+    """Let this flow's due parked jobs go as its room allows; when it next needs a look
+    (None: only when a call of it ends, or it is resumed or changed)."""
+    flow_id = room.flow.id
+    room_now = min(room.free(), limit)
+    # A rate counts starts and a probe must be called: only jobs due now go for them.
+    only_due = room.flow.rate is not None or room.probe_next()
+    ahead = timedelta(0) if only_due else timedelta(seconds=lookahead_seconds)
+    went = _let_go(cursor, flow_id, now + ahead, room_now, now, lock) if room_now > 0 else 0
+    if room_now > went:  # room left, none due within reach: look when the next one is
+        following = _next_due(cursor, flow_id)
+        return following - ahead if following is not None else None
+    if went and room.flow.rate is not None:  # they start now: the window ends at the latest
+        span = timedelta(seconds=room.flow.period_seconds + settings.FLOW_RATE_GUARD_SECONDS)
+        return _earliest(room.reopens_at(), now + span)
+    return room.reopens_at()
+
+
+def _with_waits(cursor, ids: list[int]) -> set[int]:
+    cursor.execute(WITH_WAITS.format(placeholders=", ".join(["%s"] * len(ids))), ids)
+    return {row[0] for row in cursor.fetchall()}
 
 
 def _let_go(cursor, flow_id: int, horizon: datetime, count: int, now: datetime, lock: str) -> int:

@@ -52,7 +52,8 @@ def _put(tenant: Tenant, actor: str, key: str, values: dict) -> tuple[Flow, bool
     if changed:  # a PUT of the settings the flow has: no save, no entry
         for field, value in values.items():
             setattr(flow, field, value)
-        flow.save(update_fields=[*SETTINGS, "updated_at"])
+        flow.release_at = timezone.now()  # new limits may give its parked jobs room
+        flow.save(update_fields=[*SETTINGS, "release_at", "updated_at"])
         _record(flow, actor, "flow.put", {"created": False, **changed})
     return flow, False
 
@@ -91,8 +92,8 @@ def flow_resume(*, tenant: Tenant, actor: str, key: str) -> Flow:
     """Its parked jobs go back, in their place, at the executors' next claim."""
     flow = _locked(tenant, key)
     if flow.paused:
-        flow.paused = False
-        flow.save(update_fields=["paused", "updated_at"])
+        flow.paused, flow.release_at = False, timezone.now()  # its parked jobs may go
+        flow.save(update_fields=["paused", "release_at", "updated_at"])
         _record(flow, actor, "flow.resume", _paused(True, False))
     return flow
 
@@ -108,7 +109,8 @@ def flow_close_circuit(*, tenant: Tenant, actor: str, key: str) -> Flow:
         return flow
     was = {"circuit_state": str(flow.circuit_state), "failures": flow.failures}
     close(flow)
-    flow.save(update_fields=CIRCUIT_FIELDS)
+    flow.release_at = timezone.now()  # its parked jobs may go
+    flow.save(update_fields=[*CIRCUIT_FIELDS, "release_at"])
     now = {"circuit_state": str(flow.circuit_state), "failures": flow.failures}
     _record(flow, actor, "flow.close_circuit", {k: {"old": was[k], "new": now[k]} for k in was})
     return flow

@@ -38,6 +38,8 @@ def register_sqlite_lower(sender, connection, **kwargs) -> None:
     """connection_created: SQLite's own LOWER folds ASCII letters only."""
     if connection.vendor == "sqlite":
         connection.connection.create_function(
-            SQLITE_LOWER, 1, lambda text: text.lower() if text is not None else None,
+            SQLITE_LOWER,
+            1,
+            lambda text: text.lower() if text is not None else None,
             deterministic=True,
         )

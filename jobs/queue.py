@@ -195,7 +195,7 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
     wake = min(filter(None, (wake, gated.wake_at)), default=None)
     # Parked jobs left the pending range: the round claims again at once, so jobs behind
     # a full flow's are not kept waiting for the next poll (no head-of-line blocking).
-    held_back += gated.parked
+    held_back += gated.parked + gated.deferred
     if not gated.admitted:
         return ClaimBatch([], saturated, held_back, stopped, flow_wake_at=wake)
     keys = json.dumps(gated.admitted)

@@ -41,5 +41,6 @@ def succeeded(job: ClaimedJob, **fields) -> JobResult:
         "succeeded",
         finished_at=now,
         started_at=now,
+        flow_id=job.flow_id,  # as the executor's outcome() carries it
         **fields,
     )

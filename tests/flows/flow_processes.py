@@ -78,9 +78,7 @@ def executors(tmp_path: Path, count: int = 2, *args: str, env: dict | None = Non
     processes = [executor(tmp_path, f"flow-exec-{n}", *args, env=env) for n in range(count)]
     try:
         for process in processes:
-            wait_until(
-                lambda p=process: "executor claimed=" in p.log(), timeout=30, message="idle"
-            )
+            wait_until(lambda p=process: "executor claimed=" in p.log(), timeout=30, message="idle")
         yield processes
     finally:
         stop_all(processes)

@@ -75,9 +75,7 @@ def test_the_circuit_opens_probes_reopens_and_closes(tenant, destination, tmp_pa
         assert job.attempt == calls[str(job.id)], job
 
 
-def test_a_closed_port_opens_the_circuit_and_the_jobs_that_wait_are_not_charged(
-    tenant, tmp_path
-):
+def test_a_closed_port_opens_the_circuit_and_the_jobs_that_wait_are_not_charged(tenant, tmp_path):
     watch = CircuitWatch(
         flow_of(tenant, breaker_failures=FAILURES, breaker_cooldown_seconds=COOLDOWN)
     )

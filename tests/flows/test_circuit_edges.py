@@ -22,4 +22,3 @@ def test_a_breaker_lowered_below_the_failures_counted_still_lets_a_call_out(make
     flow_of(breaker_failures=3, failures=5)
     make_job(URL, flow_key="api")
     assert len(claim().jobs) == 1  # one call decides: its failure opens the circuit
-

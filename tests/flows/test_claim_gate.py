@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from flows.models import Flow, FlowWait
+from flows.services import flow_resume
 from jobs.holds import jobs_hold_for_task
 from jobs.models import Job
 from jobs.queue import claim_jobs, record_results
@@ -103,7 +104,7 @@ def test_a_held_job_whose_wait_was_left_behind_is_not_let_go(make_job, flow_of):
     job = make_job("http://127.0.0.1:9/", flow_key="api")
     claim()
     jobs_hold_for_task(task_id=job.task_id)
-    Flow.objects.filter(id=flow.id).update(paused=False)
+    flow_resume(tenant=flow.tenant, actor="test", key=flow.key)
     assert claim().jobs == []
     assert Job.objects.get(id=job.id).status == "held"
     assert not FlowWait.objects.exists()  # the left-behind wait is dropped
