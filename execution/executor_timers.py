@@ -7,11 +7,12 @@ second comes only the calls and their result writes remain.
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from execution import metrics
 from execution.call_pool import CallPool, outcome_label
 from execution.executor_outbox import Outbox
+from execution.flow_pace import FlowPace
 from execution.held_job import HeldJob
 from jobs.models import JobStatus
 from jobs.queue import JobResult
@@ -32,6 +33,7 @@ class Timers:
         self.pool = pool
         self.outbox = outbox
         self.parked: dict[datetime, list[HeldJob]] = {}  # by due instant
+        self.pace = FlowPace()  # rate-limited flows' calls, as this executor offers them
         self._timers: dict[datetime, asyncio.TimerHandle] = {}
         self.count = 0  # jobs parked
         self._offering: dict[int, list[HeldJob]] = {}  # groups due, to offer next turn
@@ -63,13 +65,16 @@ class Timers:
             if due <= now:
                 due_now.append(held)
                 continue
-            if due not in self.parked:
-                self.parked[due] = []
-                delay = (due - now).total_seconds()
-                self._timers[due] = loop.call_later(delay, self._fire, due)
-            self.parked[due].append(held)
-            self.count += 1
+            self._park(held, due, now, loop)
         self._offer(due_now)
+
+    def _park(self, held: HeldJob, due: datetime, now: datetime, loop) -> None:
+        if due not in self.parked:
+            self.parked[due] = []
+            delay = (due - now).total_seconds()
+            self._timers[due] = loop.call_later(delay, self._fire, due)
+        self.parked[due].append(held)
+        self.count += 1
 
     def _settle_stopped(self, stopped_tasks: dict[str, str]) -> None:
         """Every job of these tasks is marked before any is settled (see take)."""
@@ -118,6 +123,7 @@ class Timers:
 
     def _offer(self, group: list[HeldJob]) -> None:
         """Priority 0 now; the rest on the loop's next turn, after those calls have started."""
+        group = self._paced(group)
         critical = [held for held in group if held.job.priority == CRITICAL_PRIORITY]
         for held in fair_order(critical):
             self.pool.offer(held)
@@ -125,6 +131,19 @@ class Timers:
             rest = fair_order([held for held in group if held.job.priority != CRITICAL_PRIORITY])
             self._offering[id(rest)] = rest
             asyncio.get_running_loop().call_soon(self._offer_later, id(rest))
+
+    def _paced(self, group: list[HeldJob]) -> list[HeldJob]:
+        """The jobs that may go now; a rate-limited flow's call that would come within a
+        period of its flow's `rate` calls before it waits on a timer (execution/flow_pace)."""
+        ready, now, loop = [], datetime.now(UTC), asyncio.get_running_loop()
+        for held in group:
+            pace = held.job.flow_pace
+            wait = self.pace.wait(held.job.flow_id, *pace) if pace else 0.0
+            if wait > 0:
+                self._park(held, now + timedelta(seconds=wait), now, loop)
+            else:
+                ready.append(held)
+        return ready
 
     def _offer_later(self, group_id: int) -> None:
         for held in self._offering.pop(group_id, []):  # none if given back meanwhile

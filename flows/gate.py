@@ -49,6 +49,7 @@ class Gated:
     wake_at: datetime | None = None  # when a parked job may next have room
     parked: int = 0  # jobs parked: the claim's batch held fewer than it chose
     deferred: int = 0  # jobs of flows another transaction held: left pending
+    paces: dict[int, tuple[int, int]] = field(default_factory=dict)  # rate flow -> (rate, period)
 
 
 def gate(
@@ -91,6 +92,8 @@ def gate(
                 )
             )
             starts[flow.id] += flow.rate is not None
+            if flow.rate is not None:
+                gated.paces[flow.id] = (flow.rate, flow.period_seconds)
         else:
             parked.append((candidate, flow, due))
             gated.wake_at = _earliest(gated.wake_at, _wake_of(room, due, now))

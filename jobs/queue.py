@@ -70,6 +70,9 @@ class ClaimedJob:
     # The flow (flows/) the claim let its call out through: its result counts for the
     # flow's circuit, and its flow's pause or opening gives it back unfired.
     flow_id: int | None = None
+    # Its flow's (rate, period_seconds) when the flow has a rate: the executor paces the
+    # flow's calls by when it really sends them too (execution/flow_pace.py).
+    flow_pace: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -206,6 +209,7 @@ def _claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_secon
     jobs = [_claimed(row) for row in rows]
     for job in jobs:
         job.flow_id = gated.flow_of.get(job.id)
+        job.flow_pace = gated.paces.get(job.flow_id)
     jobs.sort(key=lambda job: job.next_attempt_at)
     return ClaimBatch(jobs, saturated, held_back, stopped, flow_wake_at=wake)
 
