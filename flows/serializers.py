@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from flows.fields import bounded
 from flows.models import CircuitState
+from scheduler_site.body_fields import refuse_other_fields
 
 EDITABLE = (
     "parallelism",
@@ -54,14 +55,7 @@ class FlowInput(serializers.Serializer):
     breaker_cooldown_seconds = bounded("breaker_cooldown_seconds", HELP["breaker_cooldown_seconds"])
 
     def to_internal_value(self, data):
-        if not isinstance(data, dict):
-            raise serializers.ValidationError({"non_field_errors": ["expected a JSON object"]})
-        refused = {
-            name: ["read-only" if name in READ_ONLY else "unknown field"]
-            for name in sorted(set(data) - set(EDITABLE))
-        }
-        if refused:
-            raise serializers.ValidationError(refused)
+        refuse_other_fields(data, EDITABLE, READ_ONLY)
         return super().to_internal_value(data)
 
     def validate(self, attrs: dict) -> dict:

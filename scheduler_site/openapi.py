@@ -64,6 +64,8 @@ RETRY_AFTER = OpenApiParameter(
     response=[429],
     description="seconds to wait before trying again",
 )
+
+
 def etag_parameters(what: str, example: str, *, required: bool) -> tuple:
     """The ETag a read of `what` answers with, and the If-Match a write sends it back in."""
     etag = OpenApiParameter(

@@ -17,4 +17,3 @@ def has_lone_surrogate(text: str) -> bool:
 def printable(text: str) -> str:
     """`text` safe to echo in an error body (a lone surrogate shown as its escape)."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
-

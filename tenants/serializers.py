@@ -3,6 +3,7 @@
 from drf_spectacular.utils import OpenApiExample, extend_schema_serializer
 from rest_framework import serializers
 
+from scheduler_site.body_fields import refuse_other_fields
 from tasks.models import Tenant
 
 EDITABLE = ("on_failure_url", "per_host_flows")
@@ -108,12 +109,5 @@ class TenantPatchInput(serializers.Serializer):
     per_host_flows = StrictBooleanField(required=False, help_text=PER_HOST_HELP)
 
     def to_internal_value(self, data):
-        if not isinstance(data, dict):
-            raise serializers.ValidationError({"non_field_errors": ["expected a JSON object"]})
-        refused = {
-            name: ["read-only" if name in READ_ONLY else "unknown field"]
-            for name in sorted(set(data) - set(EDITABLE))
-        }
-        if refused:
-            raise serializers.ValidationError(refused)
+        refuse_other_fields(data, EDITABLE, READ_ONLY)
         return super().to_internal_value(data)
