@@ -4,8 +4,6 @@ transaction, under the flow's row lock (the lock the claim and the result write 
 
 from __future__ import annotations
 
-import re
-
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -13,17 +11,17 @@ from audit.changes import field_changes, fields_of
 from audit.record import record
 from flows.breaker import close
 from flows.fields import DEFAULTS
-from flows.models import KEY_PATTERN, CircuitState, Flow, FlowCall, FlowStart, FlowWait
+from flows.key_rule import is_flow_key
+from flows.models import CircuitState, Flow, FlowCall, FlowStart, FlowWait
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant
 
-_KEY = re.compile(KEY_PATTERN)
 SETTINGS = tuple(DEFAULTS)
 
 
 def checked_key(key: str) -> str:
-    if not _KEY.match(key):
+    if not is_flow_key(key):
         message = "1 to 100 of letters, digits, `_`, `.`, `:` and `-`"
         raise ValidationFailed(f"key is not valid: {message}", fields={"key": message})
     return key
@@ -150,7 +148,7 @@ def _unpark(job_ids: list) -> int:
 
 
 def _locked(tenant: Tenant, key: str) -> Flow:
-    if not _KEY.match(key):
+    if not is_flow_key(key):
         raise NotFound("flow not found")  # a key no flow can have names none
     flow = Flow.objects.select_for_update().filter(tenant=tenant, key=key).first()
     if flow is None:
