@@ -19,6 +19,12 @@ from flows.models import CircuitState, Flow
 from scheduler_site.sqltools import uuid_text
 
 MAX_FLOW_SERIES = 1000
+# Only the waits of jobs still throttled, as the API counts them (flows/selectors.py): the
+# row of a job cancelled or released meanwhile stays until the reconciler removes it.
+PARKED = """
+SELECT w.flow_id, COUNT(*) FROM flow_waits AS w JOIN jobs AS j ON j.id = w.job_id
+WHERE j.status = 'throttled' GROUP BY w.flow_id
+"""
 # The value of scheduler_flow_circuit_state: one series per flow, alerting on `== 2`.
 STATE_VALUES = {CircuitState.CLOSED: 0, CircuitState.HALF_OPEN: 1, CircuitState.OPEN: 2}
 
@@ -40,7 +46,7 @@ class FlowsReading:
 
 def read_flows(cursor) -> FlowsReading:
     """Three statements: parked jobs by flow, calls out by flow, the flows to report."""
-    cursor.execute("SELECT flow_id, COUNT(*) FROM flow_waits GROUP BY flow_id")
+    cursor.execute(PARKED)
     waiting = dict(cursor.fetchall())
     out = _in_flight(cursor)
     busy = set(waiting) | set(out)

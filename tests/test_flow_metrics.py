@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from execution import flow_gauges
-from flows.models import Flow
+from flows.models import Flow, FlowWait
 from jobs.queue import claim_jobs
 from tests.executor.round_helpers import WORKER
 from tests.processes import ManagedProcess, free_port, wait_until
@@ -135,3 +135,16 @@ def test_past_the_cap_the_open_circuits_are_kept_and_the_rest_counted(flow_of, m
         reading = flow_gauges.read_flows(cursor)
     assert [gauge.key for gauge in reading.flows][0] == "down"
     assert (len(reading.flows), reading.unreported) == (2, 1)
+
+
+def test_a_cancelled_jobs_wait_left_behind_is_not_gauged_as_waiting(make_job, flow_of):
+    flow = flow_of("api", paused=True)
+    for status in ("throttled", "cancelled"):
+        job = make_job("http://127.0.0.1:9/", status=status, flow_key="api")
+        FlowWait.objects.create(
+            flow_id=flow.id, priority=job.priority, next_attempt_at=job.next_attempt_at,
+            job_id=job.id,
+        )  # fmt: skip
+    with connection.cursor() as cursor:
+        (gauge,) = flow_gauges.read_flows(cursor).flows
+    assert gauge.waiting == 1
