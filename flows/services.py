@@ -4,7 +4,6 @@ transaction, under the flow's row lock (the lock the claim and the result write 
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.changes import field_changes, fields_of
@@ -13,6 +12,7 @@ from flows.breaker import close
 from flows.fields import DEFAULTS
 from flows.key_rule import is_flow_key
 from flows.models import CircuitState, Flow, FlowCall, FlowStart, FlowWait
+from flows.retried import retried
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant
@@ -30,14 +30,9 @@ def checked_key(key: str) -> str:
 def flow_put(*, tenant: Tenant, actor: str, key: str, settings: dict) -> tuple[Flow, bool]:
     """Replace the flow's settings (left out: the defaults); returns it and whether it was
     made by this call. Its pause and its circuit stay as they are."""
-    values = {**DEFAULTS, **settings}
-    for _ in range(2):
-        try:
-            with transaction.atomic():
-                return _put(tenant, actor, checked_key(key), values)
-        except IntegrityError:
-            continue  # made by a claim (first use) or another PUT meanwhile: replace it
-    raise IntegrityError("could not store the flow")
+    values, key = {**DEFAULTS, **settings}, checked_key(key)
+    # Made by a claim (first use) or another PUT meanwhile: the retry replaces it.
+    return retried(lambda: _put(tenant, actor, key, values))
 
 
 def _put(tenant: Tenant, actor: str, key: str, values: dict) -> tuple[Flow, bool]:
@@ -60,13 +55,7 @@ def flow_pause(*, tenant: Tenant, actor: str, key: str) -> Flow:
     no flow yet makes one (no limits, the default breaker), paused: a destination can be
     stopped before its first job."""
     key = checked_key(key)
-    for _ in range(2):
-        try:
-            with transaction.atomic():
-                return _pause(tenant, actor, key)
-        except IntegrityError:
-            continue
-    raise IntegrityError("could not pause the flow")
+    return retried(lambda: _pause(tenant, actor, key))
 
 
 def _pause(tenant: Tenant, actor: str, key: str) -> Flow:
@@ -84,9 +73,12 @@ def _pause(tenant: Tenant, actor: str, key: str) -> Flow:
     return flow
 
 
-@transaction.atomic
 def flow_resume(*, tenant: Tenant, actor: str, key: str) -> Flow:
     """Its parked jobs go back, in their place, at the executors' next claim."""
+    return retried(lambda: _resume(tenant, actor, key))
+
+
+def _resume(tenant: Tenant, actor: str, key: str) -> Flow:
     flow = _locked(tenant, key)
     if flow.paused:
         flow.paused = False
@@ -98,9 +90,12 @@ def flow_resume(*, tenant: Tenant, actor: str, key: str) -> Flow:
 CIRCUIT_FIELDS = ["circuit_state", "failures", "reopens", "opened_at", "retry_at", "updated_at"]
 
 
-@transaction.atomic
 def flow_close_circuit(*, tenant: Tenant, actor: str, key: str) -> Flow:
     """Closed, its failures forgotten: an operator knows the destination is back."""
+    return retried(lambda: _close_circuit(tenant, actor, key))
+
+
+def _close_circuit(tenant: Tenant, actor: str, key: str) -> Flow:
     flow = _locked(tenant, key)
     if flow.circuit_state == CircuitState.CLOSED and flow.failures == 0:
         return flow
@@ -112,11 +107,14 @@ def flow_close_circuit(*, tenant: Tenant, actor: str, key: str) -> Flow:
     return flow
 
 
-@transaction.atomic
 def flow_delete(*, tenant: Tenant, actor: str, key: str) -> int:
     """The flow goes, and the jobs it held back go back to pending in their place; tasks
     naming its key keep it (the flow is made anew, with the defaults, when next used).
     Returns how many jobs went back."""
+    return retried(lambda: _delete(tenant, actor, key))
+
+
+def _delete(tenant: Tenant, actor: str, key: str) -> int:
     flow = _locked(tenant, key)
     # The waits first, locked: the claim's release skips locked waits, so it never holds a
     # job this needs while waiting for a wait this holds.
