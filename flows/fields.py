@@ -37,9 +37,14 @@ class WholeNumberField(serializers.IntegerField):
 
 
 def bounded(field: str, help_text: str, *, nullable: bool = False) -> WholeNumberField:
+    """Not required: left out, it takes its default (also the schema's `default`)."""
     low, high = BOUNDS[field]
     return WholeNumberField(
-        required=False, allow_null=nullable, min_value=low, max_value=high, help_text=help_text
+        default=DEFAULTS[field],
+        allow_null=nullable,
+        min_value=low,
+        max_value=high,
+        help_text=help_text,
     )
 
 
