@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from execution import flow_gauges
 from flows.models import Flow, FlowWait
@@ -148,3 +149,15 @@ def test_a_cancelled_jobs_wait_left_behind_is_not_gauged_as_waiting(make_job, fl
     with connection.cursor() as cursor:
         (gauge,) = flow_gauges.read_flows(cursor).flows
     assert gauge.waiting == 1
+
+
+def test_a_reading_fetches_no_more_idle_flows_than_the_cap_shows(flow_of, monkeypatch):
+    monkeypatch.setattr(flow_gauges, "MAX_FLOW_SERIES", 2)
+    for n in range(6):
+        flow_of(f"held-{n}", paused=True)
+    with CaptureQueriesContext(connection) as queries, connection.cursor() as cursor:
+        reading = flow_gauges.read_flows(cursor)
+    assert [gauge.key for gauge in reading.flows] == ["held-0", "held-1"]
+    assert reading.unreported == 4
+    reads = [query["sql"] for query in queries if 'FROM "flows"' in query["sql"].replace("`", '"')]
+    assert all("LIMIT" in sql or "COUNT" in sql for sql in reads), reads
