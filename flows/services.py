@@ -22,7 +22,7 @@ SETTINGS = tuple(DEFAULTS)
 
 def checked_key(key: str) -> str:
     if not is_flow_key(key):
-        message = "1 to 100 of letters, digits, `_`, `.`, `:` and `-`"
+        message = "1 to 100 of letters, digits, `_`, `.`, `:` and `-` (not `.` or `..`)"
         raise ValidationFailed(f"key is not valid: {message}", fields={"key": message})
     return key
 
