@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 
 from django.contrib import admin
-from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery
 from django.http import HttpRequest
 
 from audit.record import staff_actor
@@ -18,12 +18,19 @@ from console.filters import TenantFilter
 from console.paging import CappedPaginator
 from flows.models import Flow, FlowWait
 from flows.services import flow_close_circuit, flow_pause, flow_resume
+from jobs.models import Job, JobStatus
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 
 
 def waiting_count() -> Subquery:
-    """The jobs a flow holds parked (flow_waits has no foreign key to count through)."""
-    parked = FlowWait.objects.filter(flow_id=OuterRef("id")).order_by().values("flow_id")
+    """The jobs a flow holds parked (flow_waits has no foreign key to count through): only
+    those still throttled, as the API counts them (a cancelled job's row stays a while)."""
+    throttled = Job.objects.filter(id=OuterRef("job_id"), status=JobStatus.THROTTLED)
+    parked = (
+        FlowWait.objects.filter(Exists(throttled), flow_id=OuterRef("id"))
+        .order_by()
+        .values("flow_id")
+    )
     return Subquery(parked.annotate(n=Count("*")).values("n"), output_field=IntegerField())
 
 

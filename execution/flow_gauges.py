@@ -19,6 +19,12 @@ from flows.models import CircuitState, Flow
 from scheduler_site.sqltools import uuid_text
 
 MAX_FLOW_SERIES = 1000
+# Only the waits of jobs still throttled, as the API counts them (flows/selectors.py): the
+# row of a job cancelled or released meanwhile stays until the reconciler removes it.
+PARKED = """
+SELECT w.flow_id, COUNT(*) FROM flow_waits AS w JOIN jobs AS j ON j.id = w.job_id
+WHERE j.status = 'throttled' GROUP BY w.flow_id
+"""
 # The value of scheduler_flow_circuit_state: one series per flow, alerting on `== 2`.
 STATE_VALUES = {CircuitState.CLOSED: 0, CircuitState.HALF_OPEN: 1, CircuitState.OPEN: 2}
 
@@ -39,20 +45,30 @@ class FlowsReading:
 
 
 def read_flows(cursor) -> FlowsReading:
-    """Three statements: parked jobs by flow, calls out by flow, the flows to report."""
-    cursor.execute("SELECT flow_id, COUNT(*) FROM flow_waits GROUP BY flow_id")
+    """Parked jobs and calls out by flow, then the flows to report: the busy ones, and of
+    the idle ones stopped (paused or not closed) only as many as the cap can show, with
+    their count: never every flow a tenant paused into the reading."""
+    cursor.execute(PARKED)
     waiting = dict(cursor.fetchall())
     out = _in_flight(cursor)
     busy = set(waiting) | set(out)
-    rows = Flow.objects.filter(
-        ~Q(circuit_state=CircuitState.CLOSED) | Q(paused=True) | Q(id__in=sorted(busy))
-    ).values_list("id", "tenant_id", "key", "circuit_state")
+    fields = ("id", "tenant_id", "key", "circuit_state", "paused")
+    stopped = Flow.objects.filter(~Q(circuit_state=CircuitState.CLOSED) | Q(paused=True))
+    busy_rows = list(Flow.objects.filter(id__in=sorted(busy)).values_list(*fields)) if busy else []
+    # Idle ones rank by circuit (open, half_open, closed: their names' order) and key; as
+    # many more as there are busy ones, which the list may hold too.
+    idle_rows = stopped.order_by("-circuit_state", "key").values_list(*fields)
+    rows = {row[0]: row for row in idle_rows[: MAX_FLOW_SERIES + len(busy_rows)]}
+    rows.update((row[0], row) for row in busy_rows)
+    listed = stopped.count() + sum(
+        1 for row in busy_rows if row[3] == CircuitState.CLOSED and not row[4]
+    )
     gauges = [
         FlowGauge(uuid_text(tenant), key, STATE_VALUES[state], waiting.get(id_, 0), out.get(id_, 0))
-        for id_, tenant, key, state in rows
+        for id_, tenant, key, state, _ in rows.values()
     ]
     gauges.sort(key=lambda gauge: (-gauge.circuit, -gauge.waiting, -gauge.in_flight, gauge.key))
-    return FlowsReading(gauges[:MAX_FLOW_SERIES], max(0, len(gauges) - MAX_FLOW_SERIES))
+    return FlowsReading(gauges[:MAX_FLOW_SERIES], max(0, listed - MAX_FLOW_SERIES))
 
 
 def _in_flight(cursor) -> dict[int, int]:

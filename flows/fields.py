@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from flows.key_rule import is_flow_key
 from flows.models import DEFAULT_BREAKER_COOLDOWN_SECONDS, DEFAULT_BREAKER_FAILURES, KEY_PATTERN
 
 # field -> (lowest, highest); each is also the schema's minimum and maximum.
@@ -36,16 +37,22 @@ class WholeNumberField(serializers.IntegerField):
 
 
 def bounded(field: str, help_text: str, *, nullable: bool = False) -> WholeNumberField:
+    """Not required: left out, it takes its default (also the schema's `default`)."""
     low, high = BOUNDS[field]
     return WholeNumberField(
-        required=False, allow_null=nullable, min_value=low, max_value=high, help_text=help_text
+        default=DEFAULTS[field],
+        allow_null=nullable,
+        min_value=low,
+        max_value=high,
+        help_text=help_text,
     )
 
 
 FLOW_KEY_HELP = (
     "the flow its calls go through (`PUT /v1/flows/{key}` sets its limits): 1 to 100 of"
-    " letters, digits, `_`, `.`, `:` and `-`; a key naming no flow yet is allowed (a flow with"
-    " no limits and the default breaker is made when first used); null: none"
+    " letters, digits, `_`, `.`, `:` and `-` (not `.` or `..`); a key naming no flow yet is"
+    " allowed (a flow with no limits and the default breaker is made when first used); null:"
+    " none"
 )
 
 
@@ -57,6 +64,6 @@ class FlowKeyField(serializers.RegexField):
         self.error_messages["invalid"] = "1 to 100 of letters, digits, `_`, `.`, `:` and `-`"
 
     def to_internal_value(self, data):
-        if not isinstance(data, str):
+        if not is_flow_key(data):
             self.fail("invalid")
         return super().to_internal_value(data)

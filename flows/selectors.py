@@ -3,13 +3,13 @@ whole page at once (one grouped query each), never one query per flow."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from django.db import connection
 
 from flows.counts import IN_FLIGHT
-from flows.models import KEY_PATTERN, Flow
+from flows.key_rule import is_flow_key
+from flows.models import Flow
 from scheduler_site.errors import NotFound
 from tasks.models import Tenant
 
@@ -22,13 +22,11 @@ GROUP BY w.flow_id
 """
 
 
-_KEY = re.compile(KEY_PATTERN)
-
 
 def flow_get(*, tenant: Tenant, key: str) -> Flow:
     # A key no flow can have names none: never sent to the database (whose column may not
     # even hold its characters).
-    flow = Flow.objects.filter(tenant=tenant, key=key).first() if _KEY.match(key) else None
+    flow = Flow.objects.filter(tenant=tenant, key=key).first() if is_flow_key(key) else None
     if flow is None:
         raise NotFound("flow not found")
     return flow

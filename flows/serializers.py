@@ -59,7 +59,8 @@ class FlowInput(serializers.Serializer):
         return super().to_internal_value(data)
 
     def validate(self, attrs: dict) -> dict:
-        if "period_seconds" in attrs and attrs.get("rate") is None:
+        # Asked for, not defaulted: a period left out is the default one, rate or none.
+        if "period_seconds" in self.initial_data and attrs.get("rate") is None:
             raise serializers.ValidationError(
                 {"period_seconds": "only with a rate: the period is the rate's window"}
             )

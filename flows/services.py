@@ -4,27 +4,25 @@ transaction, under the flow's row lock (the lock the claim and the result write 
 
 from __future__ import annotations
 
-import re
-
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.changes import field_changes, fields_of
 from audit.record import record
 from flows.breaker import close
 from flows.fields import DEFAULTS
-from flows.models import KEY_PATTERN, CircuitState, Flow, FlowCall, FlowStart, FlowWait
+from flows.key_rule import is_flow_key
+from flows.models import CircuitState, Flow, FlowCall, FlowStart, FlowWait
+from flows.retried import retried
 from jobs.models import Job, JobStatus
 from scheduler_site.errors import NotFound, ValidationFailed
 from tasks.models import Tenant
 
-_KEY = re.compile(KEY_PATTERN)
 SETTINGS = tuple(DEFAULTS)
 
 
 def checked_key(key: str) -> str:
-    if not _KEY.match(key):
-        message = "1 to 100 of letters, digits, `_`, `.`, `:` and `-`"
+    if not is_flow_key(key):
+        message = "1 to 100 of letters, digits, `_`, `.`, `:` and `-` (not `.` or `..`)"
         raise ValidationFailed(f"key is not valid: {message}", fields={"key": message})
     return key
 
@@ -32,14 +30,9 @@ def checked_key(key: str) -> str:
 def flow_put(*, tenant: Tenant, actor: str, key: str, settings: dict) -> tuple[Flow, bool]:
     """Replace the flow's settings (left out: the defaults); returns it and whether it was
     made by this call. Its pause and its circuit stay as they are."""
-    values = {**DEFAULTS, **settings}
-    for _ in range(2):
-        try:
-            with transaction.atomic():
-                return _put(tenant, actor, checked_key(key), values)
-        except IntegrityError:
-            continue  # made by a claim (first use) or another PUT meanwhile: replace it
-    raise IntegrityError("could not store the flow")
+    values, key = {**DEFAULTS, **settings}, checked_key(key)
+    # Made by a claim (first use) or another PUT meanwhile: the retry replaces it.
+    return retried(lambda: _put(tenant, actor, key, values))
 
 
 def _put(tenant: Tenant, actor: str, key: str, values: dict) -> tuple[Flow, bool]:
@@ -63,13 +56,7 @@ def flow_pause(*, tenant: Tenant, actor: str, key: str) -> Flow:
     no flow yet makes one (no limits, the default breaker), paused: a destination can be
     stopped before its first job."""
     key = checked_key(key)
-    for _ in range(2):
-        try:
-            with transaction.atomic():
-                return _pause(tenant, actor, key)
-        except IntegrityError:
-            continue
-    raise IntegrityError("could not pause the flow")
+    return retried(lambda: _pause(tenant, actor, key))
 
 
 def _pause(tenant: Tenant, actor: str, key: str) -> Flow:
@@ -87,9 +74,12 @@ def _pause(tenant: Tenant, actor: str, key: str) -> Flow:
     return flow
 
 
-@transaction.atomic
 def flow_resume(*, tenant: Tenant, actor: str, key: str) -> Flow:
     """Its parked jobs go back, in their place, at the executors' next claim."""
+    return retried(lambda: _resume(tenant, actor, key))
+
+
+def _resume(tenant: Tenant, actor: str, key: str) -> Flow:
     flow = _locked(tenant, key)
     if flow.paused:
         flow.paused, flow.release_at = False, timezone.now()  # its parked jobs may go
@@ -101,9 +91,12 @@ def flow_resume(*, tenant: Tenant, actor: str, key: str) -> Flow:
 CIRCUIT_FIELDS = ["circuit_state", "failures", "reopens", "opened_at", "retry_at", "updated_at"]
 
 
-@transaction.atomic
 def flow_close_circuit(*, tenant: Tenant, actor: str, key: str) -> Flow:
     """Closed, its failures forgotten: an operator knows the destination is back."""
+    return retried(lambda: _close_circuit(tenant, actor, key))
+
+
+def _close_circuit(tenant: Tenant, actor: str, key: str) -> Flow:
     flow = _locked(tenant, key)
     if flow.circuit_state == CircuitState.CLOSED and flow.failures == 0:
         return flow
@@ -116,11 +109,14 @@ def flow_close_circuit(*, tenant: Tenant, actor: str, key: str) -> Flow:
     return flow
 
 
-@transaction.atomic
 def flow_delete(*, tenant: Tenant, actor: str, key: str) -> int:
     """The flow goes, and the jobs it held back go back to pending in their place; tasks
     naming its key keep it (the flow is made anew, with the defaults, when next used).
     Returns how many jobs went back."""
+    return retried(lambda: _delete(tenant, actor, key))
+
+
+def _delete(tenant: Tenant, actor: str, key: str) -> int:
     flow = _locked(tenant, key)
     # The waits first, locked: the claim's release skips locked waits, so it never holds a
     # job this needs while waiting for a wait this holds.
@@ -152,7 +148,7 @@ def _unpark(job_ids: list) -> int:
 
 
 def _locked(tenant: Tenant, key: str) -> Flow:
-    if not _KEY.match(key):
+    if not is_flow_key(key):
         raise NotFound("flow not found")  # a key no flow can have names none
     flow = Flow.objects.select_for_update().filter(tenant=tenant, key=key).first()
     if flow is None:

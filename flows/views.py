@@ -22,7 +22,7 @@ FLOW_KEY = OpenApiParameter(
     OpenApiParameter.PATH,
     pattern=r"^[A-Za-z0-9_.:-]{1,100}$",
     description="the flow key tasks name in `flow_key` (per tenant), e.g. `crm` or"
-    " `host:api.example.com`",
+    " `host:api.example.com`; not `.` or `..`",
 )
 
 

@@ -1,7 +1,6 @@
 """The flows in the console: a read-only list of their limits and circuits, and pause,
 resume and closing a circuit as actions recorded in the audit log."""
 
-import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,6 +8,7 @@ from django.contrib.auth.models import Permission, User
 
 from flows.models import Flow, FlowWait
 from tests.audit.log import entries, only_entry
+from tests.conftest import PUBLIC_URL
 
 # Outside a test transaction: an audit entry written without its change's is refused.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,7 +42,15 @@ def act(client, action: str, *flows: Flow):
     )
 
 
-def test_the_list_shows_limits_circuit_and_parked_jobs(operator_client, flow_of, tenant):
+def park(flow: Flow, job) -> None:
+    FlowWait.objects.create(
+        flow_id=flow.id, priority=job.priority, next_attempt_at=job.next_attempt_at, job_id=job.id
+    )
+
+
+def test_the_list_shows_limits_circuit_and_parked_jobs(
+    operator_client, flow_of, tenant, make_job
+):
     flow = flow_of(
         parallelism=2,
         rate=4,
@@ -53,14 +61,22 @@ def test_the_list_shows_limits_circuit_and_parked_jobs(operator_client, flow_of,
         retry_at=OPENED + timedelta(seconds=30),
     )
     for minute in range(3):
-        at = OPENED + timedelta(minutes=minute)
-        FlowWait.objects.create(
-            flow_id=flow.id, priority=5, next_attempt_at=at, job_id=uuid.uuid4()
-        )
+        due = OPENED + timedelta(minutes=minute)
+        park(flow, make_job(PUBLIC_URL, due=due, status="throttled", flow_key="api"))
     page = operator_client.get("/admin/flows/flow/").content.decode()
     assert "2 at once, 4 per 1 s" in page and "10 failures, 30 s" in page
     assert "2026-11-29 18:06:33 UTC" in page and tenant.name in page
     assert '<td class="field-waiting">3</td>' in page
+
+
+def test_a_cancelled_jobs_wait_left_behind_is_not_counted_as_parked(
+    operator_client, flow_of, make_job
+):
+    flow = flow_of()
+    park(flow, make_job(PUBLIC_URL, status="throttled", flow_key="api"))
+    park(flow, make_job(PUBLIC_URL, status="cancelled", flow_key="api"))
+    page = operator_client.get("/admin/flows/flow/").content.decode()
+    assert '<td class="field-waiting">1</td>' in page
 
 
 @pytest.mark.parametrize(

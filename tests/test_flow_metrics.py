@@ -5,9 +5,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from execution import flow_gauges
-from flows.models import Flow
+from flows.models import Flow, FlowWait
 from jobs.queue import claim_jobs
 from tests.executor.round_helpers import WORKER
 from tests.processes import ManagedProcess, free_port, wait_until
@@ -135,3 +136,28 @@ def test_past_the_cap_the_open_circuits_are_kept_and_the_rest_counted(flow_of, m
         reading = flow_gauges.read_flows(cursor)
     assert [gauge.key for gauge in reading.flows][0] == "down"
     assert (len(reading.flows), reading.unreported) == (2, 1)
+
+
+def test_a_cancelled_jobs_wait_left_behind_is_not_gauged_as_waiting(make_job, flow_of):
+    flow = flow_of("api", paused=True)
+    for status in ("throttled", "cancelled"):
+        job = make_job("http://127.0.0.1:9/", status=status, flow_key="api")
+        FlowWait.objects.create(
+            flow_id=flow.id, priority=job.priority, next_attempt_at=job.next_attempt_at,
+            job_id=job.id,
+        )  # fmt: skip
+    with connection.cursor() as cursor:
+        (gauge,) = flow_gauges.read_flows(cursor).flows
+    assert gauge.waiting == 1
+
+
+def test_a_reading_fetches_no_more_idle_flows_than_the_cap_shows(flow_of, monkeypatch):
+    monkeypatch.setattr(flow_gauges, "MAX_FLOW_SERIES", 2)
+    for n in range(6):
+        flow_of(f"held-{n}", paused=True)
+    with CaptureQueriesContext(connection) as queries, connection.cursor() as cursor:
+        reading = flow_gauges.read_flows(cursor)
+    assert [gauge.key for gauge in reading.flows] == ["held-0", "held-1"]
+    assert reading.unreported == 4
+    reads = [query["sql"] for query in queries if 'FROM "flows"' in query["sql"].replace("`", '"')]
+    assert all("LIMIT" in sql or "COUNT" in sql for sql in reads), reads

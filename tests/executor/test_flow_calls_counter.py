@@ -45,3 +45,15 @@ def test_a_deleted_flow_loses_its_series_when_the_names_are_read_again(db, tenan
     monkeypatch.setattr(flow_calls_counter, "REFRESH_SECONDS", 0)
     names.learn([])
     assert started(tenant, "gone-api") is None
+
+
+def test_past_the_cap_the_calls_of_further_flows_are_counted_under_other(db, tenant, monkeypatch):
+    monkeypatch.setattr(flow_calls_counter, "MAX_NAMED_FLOWS", 2)
+    flows = [Flow.objects.create(tenant=tenant, key=f"capped-{n}") for n in range(4)]
+    names = FlowNames()
+    names.learn([flow.id for flow in flows])
+    other = REGISTRY.get_sample_value(NAME, {"tenant": "other", "flow": "other"})
+    for flow in flows:
+        names.started(flow.id)
+    assert [started(tenant, f"capped-{n}") for n in range(4)] == [1, 1, None, None]
+    assert REGISTRY.get_sample_value(NAME, {"tenant": "other", "flow": "other"}) == (other or 0) + 2

@@ -49,3 +49,15 @@ def test_tasks_and_the_tenant_describe_their_flow_fields(schema):
     assert "pattern" in components["TaskInputRequest"]["properties"]["flow_key"]
     assert "flow_key" in components["TaskOutput"]["properties"]
     assert "per_host_flows" in components["PatchedTenantPatchInputRequest"]["properties"]
+
+
+def test_the_settings_left_out_of_a_put_state_their_defaults(schema):
+    settings = schema["components"]["schemas"]["FlowInputRequest"]["properties"]
+    defaults = {name: field.get("default") for name, field in settings.items()}
+    assert defaults == {
+        "parallelism": None,
+        "rate": None,
+        "period_seconds": 1,
+        "breaker_failures": 10,
+        "breaker_cooldown_seconds": 30,
+    }

@@ -103,3 +103,17 @@ def test_a_key_no_flow_can_have_names_none_on_reads_and_resume(api, route, key):
     response = api.get(path) if "resume" not in route else api.post(path)
     assert response.status_code == 404
     assert api.delete(f"/v1/flows/{key}").status_code == 404
+
+
+@pytest.mark.parametrize("path_key", ["crm%0A", "x" * 100 + "%0A", "..", ".", "%2E%2E"])
+def test_a_key_ending_in_a_newline_or_made_of_dots_is_refused_naming_key(api, path_key):
+    # `..` and `.` are resolved out of a URL's path by clients and proxies: unreachable.
+    response = api.put(f"/v1/flows/{path_key}", {}, format="json")
+    assert response.status_code == 400, response.content
+    assert "key" in response.json()["error"]["fields"]
+
+
+def test_pause_of_a_101_character_key_ending_in_a_newline_is_a_400_not_a_500(api):
+    response = api.post("/v1/flows/" + "x" * 100 + "%0A/pause")
+    assert response.status_code == 400
+    assert "key" in response.json()["error"]["fields"]

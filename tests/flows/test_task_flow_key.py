@@ -35,7 +35,9 @@ def test_creating_a_task_with_a_flow_key_marks_the_tenant(make_task, tenant):
     assert uses_flows(tenant)
 
 
-@pytest.mark.parametrize("value", ["", "bad key", "x" * 101, 5, True, ["crm"], "é"])
+@pytest.mark.parametrize(
+    "value", ["", "bad key", "x" * 101, 5, True, ["crm"], "é", "crm\n", "..", "."]
+)
 def test_a_bad_flow_key_is_refused_naming_it(api, value):
     response = api.post("/v1/tasks", cron_task(flow_key=value), format="json")
     assert response.status_code == 400

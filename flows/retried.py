@@ -1,0 +1,34 @@
+"""The flow use cases' transactions, run again when they lose a race the database reports
+as an error: the flow made meanwhile by a claim or another request (IntegrityError), or
+this transaction picked as a deadlock victim (concurrent first uses and deletes of one key
+take the key's index locks in opposite orders). Either is a retry, never a 500."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.db import IntegrityError, OperationalError, transaction
+
+from jobs.queue import DEADLOCK_CODES
+
+T = TypeVar("T")
+ATTEMPTS = 5
+
+
+def retried(operation: Callable[[], T]) -> T:
+    for attempt in range(ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return operation()
+        except IntegrityError:
+            if attempt == ATTEMPTS - 1:
+                raise
+        except OperationalError as exc:
+            if (exc.args[0] if exc.args else None) not in DEADLOCK_CODES:
+                raise
+            if attempt == ATTEMPTS - 1:
+                raise
+        time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")
