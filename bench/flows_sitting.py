@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django (the machine line reads the server)
+from bench import mariadb  # noqa: E402
 from bench.common import machine_line  # noqa: E402
 from bench.harness import ROOT  # noqa: E402
 from bench.report import table  # noqa: E402
@@ -84,7 +85,7 @@ def one_run(code: str, n: int, options, work: Path) -> Run:
     else:
         tree = options.before if code == "before" else ROOT
         figures = plain_figures(burst(tree, [*sizes, *png], log))
-    print(f"round {n} {code}: done (load {load:.2f})", file=sys.stderr)
+    print(f"round {n} {code}: done (load {load:.2f}) {json.dumps(figures)}", file=sys.stderr)
     return Run(n, code, load, figures)
 
 
@@ -99,8 +100,8 @@ def sitting(options) -> list[Run]:
     return runs
 
 
-def report(runs: list[Run], options) -> None:
-    print(machine_line())
+def report(runs: list[Run], options, machine: str) -> None:
+    print(machine)
     loads = [run.load for run in runs]
     print(
         f"{options.rounds} rounds; load average {min(loads):.1f}-{max(loads):.1f}; before ="
@@ -170,7 +171,11 @@ def main() -> None:
     parser.add_argument("--parallelism", type=int, default=50)
     parser.add_argument("--delay-ms", type=float, default=100.0)
     options = parser.parse_args()
-    report(sitting(options), options)
+    # The machine line first: its database must exist (the runs make their own), and a
+    # sitting of minutes must not be lost to a report that fails at its end.
+    mariadb.connect(mariadb.server()[1]).close()
+    machine = machine_line()
+    report(sitting(options), options, machine)
 
 
 if __name__ == "__main__":
