@@ -1,5 +1,5 @@
 """Queue table layouts compared by bench/row_life.py: their DDL and their statements, which
-mirror jobs/queue_mysql.py and jobs/wake_index.py (JSON_TABLE batches joined on the
+mirror jobs/queue/mysql.py and jobs/wake_index.py (JSON_TABLE batches joined on the
 primary key, guarded UPDATEs fenced by attempt, claims with FOR UPDATE SKIP LOCKED).
 
 A lean layout keeps one `wake_at` column, "when this row next needs attention": the due time

@@ -85,7 +85,7 @@ def make_dead_letters(cursor, layout: sql.Layout, tenant: str) -> None:
 
 def main_statements(layout: sql.Layout, ids: list[str], tenant: str) -> list[tuple]:
     """Main's readers, all on (status, priority, tenant_id, wake_at), as jobs/wake_index.py
-    and jobs/queue_sql.py have them; the batched writes are the lean layout's."""
+    and jobs/queue/sql.py have them; the batched writes are the lean layout's."""
     table_, named = layout.table, f"priority IN ({sql.PRIORITIES})"
     group = (
         f"SELECT id FROM {table_} WHERE status = 'running' AND priority = 5 AND tenant_id = %s"

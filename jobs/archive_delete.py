@@ -4,7 +4,7 @@ A row goes only if its (id, status, attempt) is still what the archiver read: a 
 retried meanwhile no longer matches and stays in the queue. Its attempts go with it, and a
 callback's target (jobs/callbacks/archive.py). The
 batch reaches its rows through the primary key, joined from one JSON parameter (the
-engine's statements, jobs/queue_mysql.py and jobs/queue_sqlite.py): on MariaDB a tuple `IN`
+engine's statements, jobs/queue/mysql.py and jobs/queue/sqlite.py): on MariaDB a tuple `IN`
 list of a few hundred rows made the optimizer give up range planning and scan, and under
 REPEATABLE READ lock, the whole table.
 """
@@ -19,7 +19,7 @@ from django.db import connection, transaction
 
 from jobs.callbacks.archive import drop_targets
 from jobs.callbacks.lane import is_callback
-from jobs.queue_engine import queue_engine
+from jobs.queue.engine import queue_engine
 from scheduler_site.sqltools import uuid_param
 
 

@@ -13,7 +13,7 @@ from jobs.archive import job_record
 from jobs.attempts import attempts_for
 from jobs.dead_letters import labelled_dead_jobs
 from jobs.models import Job
-from jobs.queue_engine import queue_engine
+from jobs.queue.engine import queue_engine
 from jobs.tenant_jobs import tenant_runs
 from scheduler_site.errors import NotFound, ServiceUnavailable
 from scheduler_site.sqltools import uuid_param, uuid_text

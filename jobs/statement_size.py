@@ -12,7 +12,7 @@ import threading
 
 from django.db import connection
 
-from jobs.queue_engine import QueueEngine
+from jobs.queue.engine import QueueEngine
 
 _known = threading.local()  # Django's connections are per thread, and so is this
 

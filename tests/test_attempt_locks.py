@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from jobs.attempts import attempts_for
 from jobs.models import Job
 from jobs.queue import JobResult, claim_jobs, record_results
-from jobs.queue_engine import queue_engine
+from jobs.queue.engine import queue_engine
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from django.db import connection
 from django.db.models import Q
 
 from jobs.models import Job
-from jobs.queue_mysql import (
+from jobs.queue.mysql import (
     ARCHIVE_DELETE,
     ARCHIVE_DELETE_ATTEMPTS,
     CLAIMED_DETAILS,

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection, transaction
 
 from jobs.models import Job
-from jobs.queue_mysql import DEAD_LETTER_IDS, MySQLQueue
-from jobs.queue_sql import TENANT_BUDGETS
+from jobs.queue.mysql import DEAD_LETTER_IDS, MySQLQueue
+from jobs.queue.sql import TENANT_BUDGETS
 from jobs.selectors import dead_jobs
 from jobs.wake_index import GROUPS, oldest_rows, part
 from scheduler_site.sqltools import uuid_param

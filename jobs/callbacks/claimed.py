@@ -1,7 +1,7 @@
 """What the executor needs to call the callbacks a claim took: the claim's own read joins
 each run to its task, which a callback does not have; its target is in `callbacks`.
 
-The columns are the claim's (jobs/queue_mysql.py CLAIMED_DETAILS): a callback is a POST of
+The columns are the claim's (jobs/queue/mysql.py CLAIMED_DETAILS): a callback is a POST of
 its JSON body, signed like a run, to be called whatever its task's state (its task status
 reads 'active'), and it has no overlap and no callbacks of its own.
 """

@@ -1,5 +1,5 @@
 """Callbacks in flight per tenant: their own budget of the tenant's concurrency limit,
-counted apart from the runs' (jobs/queue.py _choose, jobs/queue_sql.py TENANT_BUDGETS)."""
+counted apart from the runs' (jobs/queue/claim.py _choose, jobs/queue/sql.py TENANT_BUDGETS)."""
 
 import pytest
 

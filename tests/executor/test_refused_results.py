@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.utils import DataError, OperationalError
 
 from jobs.models import Job, JobAttempt
-from jobs.queue_engine import queue_engine
+from jobs.queue.engine import queue_engine
 from jobs.refused_results import refusal_reason
 from jobs.statement_size import ResultsTooLarge
 from tests.executor.round_helpers import a_round, claim, succeeded

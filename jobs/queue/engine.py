@@ -1,5 +1,5 @@
 """The queue's storage engine: the few statements that differ between MySQL/MariaDB and
-SQLite, behind one interface, so the use cases in jobs/queue.py have no backend branches."""
+SQLite, behind one interface, so the use cases in jobs/queue/ have no backend branches."""
 
 from __future__ import annotations
 
@@ -67,9 +67,9 @@ class SameShapeSteps:
 
 def queue_engine() -> QueueEngine:
     if connection.vendor == "mysql":
-        from jobs.queue_mysql import MySQLQueue
+        from jobs.queue.mysql import MySQLQueue
 
         return MySQLQueue()
-    from jobs.queue_sqlite import SQLiteQueue
+    from jobs.queue.sqlite import SQLiteQueue
 
     return SQLiteQueue()

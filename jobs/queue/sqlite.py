@@ -12,8 +12,8 @@ from datetime import timedelta
 from django.db import connection
 from django.utils import timezone
 
-from jobs.queue_engine import Row, SameShapeSteps
-from jobs.queue_sql import TASK_STATUS
+from jobs.queue.engine import Row, SameShapeSteps
+from jobs.queue.sql import TASK_STATUS
 from jobs.wake_index import PRIORITIES
 from scheduler_site.sqltools import datetime_param
 

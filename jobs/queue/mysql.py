@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from jobs.queue_engine import Row, SameShapeSteps
-from jobs.queue_sql import TASK_STATUS
+from jobs.queue.engine import Row, SameShapeSteps
+from jobs.queue.sql import TASK_STATUS
 from jobs.wake_index import PRIORITIES, oldest_rows
 
 MARK_RUNNING = """

@@ -1,4 +1,4 @@
-"""The statements both queue engines share (jobs/queue_mysql.py, jobs/queue_sqlite.py).
+"""The statements both queue engines share (jobs/queue/mysql.py, jobs/queue/sqlite.py).
 
 Every state change is a guarded UPDATE. Batches travel as one JSON parameter (JSON_TABLE on
 MySQL, json_each on SQLite) and updates reach their rows through the primary key: a batched

@@ -1,0 +1,34 @@
+"""One short write transaction per use case, run again when the database picked it as a
+deadlock victim."""
+
+from __future__ import annotations
+
+import time
+
+from django.db import connection, transaction
+from django.db.utils import OperationalError
+
+DEADLOCK_CODES = {1213, 1205}
+
+
+def retrying_deadlocks(operation, attempts: int = 5):
+    """Run a write transaction again when the database picked it as a deadlock victim."""
+    for attempt in range(attempts):
+        try:
+            return operation()
+        except OperationalError as exc:
+            code = exc.args[0] if exc.args else None
+            if code not in DEADLOCK_CODES or attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def in_write_transaction(work):
+    """Run `work(cursor)` in one transaction, again if it was picked as a deadlock victim."""
+
+    def attempt():
+        with transaction.atomic(), connection.cursor() as cursor:
+            return work(cursor)
+
+    return retrying_deadlocks(attempt)
