@@ -66,7 +66,9 @@ def release_waiting(
         flow.release_at = _look(cursor, room, now, lookahead_seconds, limit, lock) if room else None
     Flow.objects.bulk_update(flows, ["release_at"])
     later = [at for flow_id, at in looks if at > now]
-    if len(looks) == LOOKS_PER_CLAIM and not later:  # more may be due: look again at once
+    # Flows another transaction held are still due, and more may be due past the limit:
+    # the next claim looks at once.
+    if len(flows) < len(due) or (len(looks) == LOOKS_PER_CLAIM and not later):
         return now
     return min([*later, *(f.release_at for f in flows if f.release_at)], default=None)
 
