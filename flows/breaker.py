@@ -11,7 +11,7 @@ import uuid
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from flows.models import MAX_COOLDOWN_SECONDS, CircuitState, Flow, FlowCall
+from flows.models import MAX_COOLDOWN_SECONDS, CircuitState, Flow, FlowCall, FlowWait
 
 CHANGED = [
     "circuit_state",
@@ -35,12 +35,16 @@ def count_calls(ended: list[tuple[str, int, bool | None]], now: datetime) -> lis
     for _, flow_id, failed in ended:
         outcomes[flow_id] += [] if failed is None else [failed]
     opened, changed = [], []
+    parked = set(
+        FlowWait.objects.filter(flow_id__in=list(outcomes)).values_list("flow_id", flat=True)
+    )
     for flow in Flow.objects.select_for_update().filter(id__in=list(outcomes)).order_by("id"):
         was = flow.circuit_state
         for failed in outcomes[flow.id]:
             step(flow, failed, now)
         flow.updated_at = now
-        flow.release_at = now  # a call ended: its room may let a parked job go
+        if flow.id in parked:  # a call ended: its room may let a parked job go
+            flow.release_at = now
         changed.append(flow)
         if was == CircuitState.CLOSED and flow.circuit_state == CircuitState.OPEN:
             opened.append(flow)

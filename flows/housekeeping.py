@@ -5,8 +5,8 @@
   through jobs); removed only so the table stays the size of the calls in flight.
 - `flow_starts` older than their flow's period plus the guard (no window reads them), and
   those of deleted flows.
-- flows with parked jobs and no look planned get one (a call handed back or a lease that
-  expired gave room without a result, which is what plans a look otherwise), and the
+- the flows of those calls get a look for their parked jobs (a call handed back or a lease
+  that expired gave room without a result, which is what plans a look otherwise), and the
   jobs parked in a flow that is gone (its tenant deleted) go back to pending.
 - `flow_waits` of jobs no longer `throttled` (cancelled, or their task deleted while they
   waited), which would take a place of their flow's release. Only once the job has been
@@ -30,7 +30,7 @@ from scheduler_site.sqltools import datetime_param, uuid_from_db
 WAIT_GRACE_SECONDS = 60
 
 STALE_CALLS = """
-SELECT c.job_id, c.attempt FROM flow_calls AS c LEFT JOIN jobs AS j ON j.id = c.job_id
+SELECT c.job_id, c.attempt, c.flow_id FROM flow_calls AS c LEFT JOIN jobs AS j ON j.id = c.job_id
 WHERE j.id IS NULL OR j.status <> 'running' OR j.attempt <> c.attempt
 LIMIT %s
 """
@@ -52,15 +52,16 @@ LIMIT %s
 """
 
 
-def purge_stale_calls(*, batch_size: int) -> int:
+def purge_stale_calls(*, batch_size: int, now: datetime) -> int:
     with connection.cursor() as cursor:
         cursor.execute(STALE_CALLS, [batch_size])
         rows = cursor.fetchall()
     if not rows:
         return 0
     # By (job, attempt): a job claimed again meanwhile has a new row of its next attempt.
-    calls = [Q(job_id=uuid_from_db(job), attempt=attempt) for job, attempt in rows]
+    calls = [Q(job_id=uuid_from_db(job), attempt=attempt) for job, attempt, _ in rows]
     FlowCall.objects.filter(reduce(or_, calls)).delete()
+    plan_looks({flow_id for _, _, flow_id in rows}, now=now)
     return len(rows)
 
 
@@ -92,23 +93,16 @@ def purge_stale_waits(*, batch_size: int, now: datetime) -> int:
     return len(rows)
 
 
-# The derived table is materialized first: MariaDB refuses a subquery reading the table the
-# statement updates, and the flows with parked jobs are few (one row each).
-FORGOTTEN = """
-UPDATE flows SET release_at = %s WHERE release_at IS NULL
-    AND id IN (SELECT flow_id FROM (SELECT DISTINCT flow_id FROM flow_waits) AS w)
-"""
-
 ORPHAN_WAITS = """
 SELECT w.flow_id, w.job_id FROM flow_waits AS w LEFT JOIN flows AS f ON f.id = w.flow_id
 WHERE f.id IS NULL LIMIT %s
 """
 
 
-def plan_forgotten_looks(*, now: datetime) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(FORGOTTEN, [datetime_param(now)])
-        return cursor.rowcount
+def plan_looks(flow_ids: set[int], *, now: datetime) -> None:
+    """A look, now, for those of these flows that hold jobs back and have none planned."""
+    parked = FlowWait.objects.filter(flow_id__in=flow_ids).values("flow_id")
+    Flow.objects.filter(id__in=parked, release_at__isnull=True).update(release_at=now)
 
 
 def release_orphan_waits(*, batch_size: int) -> int:
@@ -126,10 +120,9 @@ def release_orphan_waits(*, batch_size: int) -> int:
 
 def flow_housekeeping(*, batch_size: int, now: datetime) -> bool:
     """One batch of each; whether any was full (more may be left)."""
-    plan_forgotten_looks(now=now)
     done = [
         release_orphan_waits(batch_size=batch_size),
-        purge_stale_calls(batch_size=batch_size),
+        purge_stale_calls(batch_size=batch_size, now=now),
         purge_old_starts(batch_size=batch_size, now=now),
         purge_stale_waits(batch_size=batch_size, now=now),
     ]

@@ -64,7 +64,7 @@ def release_waiting(
     for flow in flows:
         room = rooms.get(flow.id)
         flow.release_at = _look(cursor, room, now, lookahead_seconds, limit, lock) if room else None
-    Flow.objects.bulk_update(flows, ["release_at"])
+    Flow.objects.bulk_update(flows, ["release_at"])  # each looked at: its look is due
     later = [at for flow_id, at in looks if at > now]
     # Flows another transaction held are still due, and more may be due past the limit:
     # the next claim looks at once.
@@ -85,6 +85,8 @@ def _look(cursor, room, now: datetime, lookahead_seconds: float, limit: int, loc
     if room_now > went:  # room left, none due within reach: look when the next one is
         following = _next_due(cursor, flow_id)
         return following - ahead if following is not None else None
+    if went == limit and room.free() > limit:  # the claim's limit stopped it, not the room
+        return now
     if went and room.flow.rate is not None:  # they start now: the window ends at the latest
         span = timedelta(seconds=room.flow.period_seconds + settings.FLOW_RATE_GUARD_SECONDS)
         return _earliest(room.reopens_at(), now + span)

@@ -22,7 +22,6 @@ GROUP BY w.flow_id
 """
 
 
-
 def flow_get(*, tenant: Tenant, key: str) -> Flow:
     # A key no flow can have names none: never sent to the database (whose column may not
     # even hold its characters).

@@ -54,11 +54,15 @@ def claim_with(cursor, worker_id, critical_limit, normal_limit, lookahead_second
     wake = release_waiting(
         cursor, now=now, lookahead_seconds=lookahead_seconds, limit=critical_limit, lock=engine.lock
     )
+    # A look the release left due (a flow another transaction held, more flows than it
+    # looks at in one claim, a flow's room beyond its limit): the round goes again at once.
+    again = int(wake is not None and wake <= now)
     candidates = _candidates(cursor, critical_limit, normal_limit, lookahead_seconds, skip)
     if not candidates:
-        return ClaimBatch(inactive_tenants=stopped, flow_wake_at=wake)
+        return ClaimBatch(held_back=again, inactive_tenants=stopped, flow_wake_at=wake)
     budgets = _tenant_budgets(cursor, {row[1] for row in candidates} | set(skip_tenants))
     chosen, saturated, held_back = _choose(candidates, budgets, critical_limit, normal_limit)
+    held_back += again
     if not chosen:
         return ClaimBatch([], saturated, held_back, stopped, flow_wake_at=wake)
     gated = _gate(cursor, candidates, chosen, budgets.flow_tenants)

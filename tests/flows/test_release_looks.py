@@ -8,6 +8,7 @@ import pytest
 
 from flows.housekeeping import flow_housekeeping
 from flows.models import Flow, FlowWait
+from flows.services import flow_resume
 from jobs.models import Job
 from jobs.queue import hand_back, record_results
 from tasks.models import Task
@@ -74,3 +75,33 @@ def test_jobs_parked_in_a_flow_that_is_gone_go_back_to_pending(tenant, make_job)
     flow_housekeeping(batch_size=100, now=datetime.now(UTC))
     assert Job.objects.get(id=job.id).status == "pending"
     assert not FlowWait.objects.exists()
+
+
+def test_housekeeping_plans_no_look_for_a_paused_flow(tenant, make_job):
+    flow = flow_of(tenant, paused=True)
+    make_job(URL, flow_key="api")
+    claim()
+    flow_housekeeping(batch_size=100, now=datetime.now(UTC))
+    assert look_of(flow) is None  # no room can come without a resume: nothing to look at
+
+
+def test_a_call_end_plans_no_look_for_a_flow_with_nothing_parked(tenant, make_job):
+    flow = flow_of(tenant)
+    make_job(URL, flow_key="api")
+    (job,) = claim().jobs
+    record_results(worker_id=WORKER, results=[succeeded(job)])
+    assert look_of(flow) is None
+
+
+def test_a_release_stopped_by_the_claims_limit_looks_again_at_once(tenant, make_job):
+    flow = flow_of(tenant, paused=True)
+    for _ in range(6):
+        make_job(URL, flow_key="api")
+    claim(count=3)
+    claim(count=3)
+    flow_resume(tenant=tenant, actor="test", key="api")
+    first = claim(count=3)
+    assert len(first.jobs) == 3 and first.held_back  # the round goes again at once
+    assert len(claim(count=3).jobs) == 3
+    claim(count=3)  # (it cannot tell it let the last ones go: one more look finds none)
+    assert look_of(flow) is None
