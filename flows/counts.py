@@ -4,12 +4,10 @@ call whose job was handed back or whose lease expired stops counting by itself."
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
-
-from django.conf import settings
+from datetime import datetime
 
 from flows.models import Flow
-from flows.room import Room
+from flows.room import Room, window_span
 from scheduler_site.sqltools import datetime_from_db, datetime_param
 
 # A call is out while its job runs the attempt it was let out for.
@@ -43,8 +41,7 @@ def rooms_for(cursor, flows: Iterable[Flow], now: datetime) -> dict[int, Room]:
 
 def _windows(cursor, flows: list[Flow], now: datetime) -> dict[int, tuple[int, datetime | None]]:
     """Flow id -> (calls started in its rate's window, when the oldest of them leaves it)."""
-    guard = settings.FLOW_RATE_GUARD_SECONDS
-    span = {flow.id: timedelta(seconds=flow.period_seconds + guard) for flow in flows}
+    span = {flow.id: window_span(flow.period_seconds) for flow in flows}
     found = {}
     for start in range(0, len(flows), WINDOW_PARTS):
         chunk = flows[start : start + WINDOW_PARTS]

@@ -11,15 +11,13 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-
-from django.conf import settings
+from datetime import UTC, datetime
 
 from flows.counts import rooms_for
 from flows.keys import flow_key_of
-from flows.models import CircuitState, Flow, FlowCall, FlowStart
+from flows.models import CircuitState, Flow, FlowStart
 from flows.rows import insert_waits, replace_calls
-from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
+from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_text
 
 JOB_FLOWS = """
 SELECT j.id, j.tenant_id, j.attempt, j.next_attempt_at, t.flow_key, t.url
@@ -31,8 +29,6 @@ PARK = """
 UPDATE jobs SET status = 'throttled', updated_at = %s
 WHERE id IN ({placeholders}) AND status = 'pending'
 """
-
-PRUNE_STARTS = "DELETE FROM flow_starts WHERE flow_id = %s AND at <= %s"
 
 
 @dataclass
@@ -64,8 +60,8 @@ def gate(
         return Gated([c.key for c in chosen])
     details = _job_flows(cursor, [c.key for c in subjects], flow_tenants)
     # A flow another claim or result write holds is not waited for (no lock wait, no
-    # deadlock with a round that locked flows for its results first): its jobs are parked
-    # and the next claim's release lets them back.
+    # deadlock with a round that locked flows for its results first): its jobs are left
+    # pending for the next claim.
     flows = lock_flows({(tenant, name) for tenant, name, _, _ in details.values()}, skip=True)
     # Read after the locks: a claim that waited for another's commit must not count its
     # rate's window, nor date its starts, from before the wait (its calls leave after it).
@@ -86,19 +82,14 @@ def gate(
         if room.admits(due):
             gated.admitted.append(candidate.key)
             gated.flow_of[uuid_text(candidate.key)] = flow.id
-            calls.append(
-                FlowCall(
-                    job_id=uuid.UUID(uuid_text(candidate.key)), flow_id=flow.id, attempt=attempt + 1
-                )
-            )
+            calls.append((candidate.key, flow.id, attempt + 1))
             starts[flow.id] += flow.rate is not None
             if flow.rate is not None:
                 gated.paces[flow.id] = (flow.rate, flow.period_seconds)
         else:
             parked.append((candidate, flow, due))
-            gated.wake_at = _earliest(gated.wake_at, _wake_of(room, due, now))
     _park(cursor, parked, now)
-    _look_again(parked, rooms, now)
+    gated.wake_at = _look_again(parked, rooms, now)
     gated.parked = len(parked)
     _let_out(cursor, calls, starts, rooms, now)
     return gated
@@ -153,12 +144,6 @@ def _wake_of(room, due: datetime, now: datetime) -> datetime | None:
     return room.reopens_at()
 
 
-def _earliest(a: datetime | None, b: datetime | None) -> datetime | None:
-    if a is None or b is None:
-        return a or b
-    return min(a, b)
-
-
 def _park(cursor, parked: list, now: datetime) -> None:
     if not parked:
         return
@@ -171,9 +156,10 @@ def _park(cursor, parked: list, now: datetime) -> None:
     )
 
 
-def _look_again(parked: list, rooms: dict, now: datetime) -> None:
+def _look_again(parked: list, rooms: dict, now: datetime) -> datetime | None:
     """The parked flows' next look for the release (flows/release.py): the earliest time one
-    of their parked jobs may have room. None (a call's end gives room) leaves it as it is."""
+    of their parked jobs may have room. None (a call's end gives room) leaves it as it is.
+    Returns the earliest of them all (when the executor should claim again)."""
     wakes: dict[int, datetime] = {}
     for _, flow, due in parked:
         wake = _wake_of(rooms[flow.id], due, now)
@@ -184,18 +170,20 @@ def _look_again(parked: list, rooms: dict, now: datetime) -> None:
         if flow.release_at is None or wake < flow.release_at:
             flow.release_at = wake
             Flow.objects.filter(id=flow_id).update(release_at=wake)
+    return min(wakes.values(), default=None)
 
 
-def _let_out(cursor, calls: list[FlowCall], starts: Counter, rooms: dict, now: datetime) -> None:
-    replace_calls(cursor, [(uuid_param(c.job_id), c.flow_id, c.attempt) for c in calls])
-    guard = settings.FLOW_RATE_GUARD_SECONDS
-    for flow_id, count in starts.items():
-        if not count:
-            continue
-        flow = rooms[flow_id].flow
-        FlowStart.objects.create(flow_id=flow_id, at=now, calls=count)
-        cutoff = now - timedelta(seconds=flow.period_seconds + guard)
-        cursor.execute(PRUNE_STARTS, [flow_id, datetime_param(cutoff)])
+def _let_out(cursor, calls: list[tuple], starts: Counter, rooms: dict, now: datetime) -> None:
+    """The calls let out (job id as the database spells it, flow, attempt), each rate flow's
+    starts (the reconciler removes those past their window), and probes made half-open."""
+    replace_calls(cursor, calls)
+    FlowStart.objects.bulk_create(
+        [
+            FlowStart(flow_id=flow_id, at=now, calls=count)
+            for flow_id, count in starts.items()
+            if count
+        ]
+    )
     for room in rooms.values():
         if room.probing and room.flow.circuit_state == CircuitState.OPEN:
             room.flow.circuit_state = CircuitState.HALF_OPEN

@@ -19,11 +19,11 @@ from datetime import datetime, timedelta
 from functools import reduce
 from operator import or_
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import Q
 
 from flows.models import Flow, FlowCall, FlowStart, FlowWait
+from flows.room import window_span
 from jobs.models import Job, JobStatus
 from scheduler_site.sqltools import datetime_param, uuid_from_db
 
@@ -69,11 +69,10 @@ def purge_old_starts(*, batch_size: int, now: datetime) -> int:
     with connection.cursor() as cursor:
         cursor.execute(ORPHAN_STARTS, [batch_size])
         ids = [row[0] for row in cursor.fetchall()]
-        guard = settings.FLOW_RATE_GUARD_SECONDS
         for period in Flow.objects.values_list("period_seconds", flat=True).distinct():
             if len(ids) >= batch_size:
                 break
-            cutoff = now - timedelta(seconds=period + guard)
+            cutoff = now - window_span(period)
             cursor.execute(OLD_STARTS, [period, datetime_param(cutoff), batch_size - len(ids)])
             ids += [row[0] for row in cursor.fetchall()]
     if ids:

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.conf import settings
-
 from flows.counts import rooms_for
-from flows.gate import _earliest
 from flows.models import Flow
+from flows.room import earliest, window_span
 from scheduler_site.sqltools import datetime_from_db, datetime_param
 
 LOOKS_PER_CLAIM = 100
@@ -88,8 +86,7 @@ def _look(cursor, room, now: datetime, lookahead_seconds: float, limit: int, loc
     if went == limit and room.free() > limit:  # the claim's limit stopped it, not the room
         return now
     if went and room.flow.rate is not None:  # they start now: the window ends at the latest
-        span = timedelta(seconds=room.flow.period_seconds + settings.FLOW_RATE_GUARD_SECONDS)
-        return _earliest(room.reopens_at(), now + span)
+        return earliest(room.reopens_at(), now + window_span(room.flow.period_seconds))
     return room.reopens_at()
 
 

@@ -61,8 +61,7 @@ class Room:
         if self.flow.rate is not None:
             self.started += 1
             if self.window_opens_at is None:  # this claim opens the window: it ends a period on
-                span = self.flow.period_seconds + settings.FLOW_RATE_GUARD_SECONDS
-                self.window_opens_at = self.now + timedelta(seconds=span)
+                self.window_opens_at = self.now + window_span(self.flow.period_seconds)
         return True
 
     def reopens_at(self) -> datetime | None:
@@ -90,5 +89,13 @@ class Room:
         return flow.retry_at is None or flow.retry_at <= self.now
 
 
-def window_start(flow: Flow, now: datetime, guard: float) -> datetime:
-    return now - timedelta(seconds=flow.period_seconds + guard)
+def window_span(period_seconds: int) -> timedelta:
+    """How long a start counts in its flow's rate window: the period and the guard."""
+    return timedelta(seconds=period_seconds + settings.FLOW_RATE_GUARD_SECONDS)
+
+
+def earliest(a: datetime | None, b: datetime | None) -> datetime | None:
+    """The sooner of two instants, either of which may be unknown (None)."""
+    if a is None or b is None:
+        return a or b
+    return min(a, b)

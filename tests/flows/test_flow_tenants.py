@@ -37,5 +37,6 @@ def test_a_claim_without_flow_tenants_reads_no_flow_and_asks_tenants_once(tenant
     # Which tenants use flows comes with their budgets, not from a read of its own.
     assert not [sql for sql in sqls if "per_host_flows" in sql and "concurrency_limit" not in sql]
     # One read of the flows due for a release's look (none): an empty range of an index.
-    assert len([sql for sql in sqls if "`flows`" in sql or "flow_calls" in sql]) == 1
+    flow_reads = [sql for sql in sqls if "`flows`" in sql or '"flows"' in sql]  # MariaDB, SQLite
+    assert len(flow_reads) == 1
     assert not [sql for sql in sqls if "flow_calls" in sql or "flow_waits" in sql]
