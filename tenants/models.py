@@ -31,6 +31,7 @@ class ApiKey(models.Model):
 
     class Meta:
         db_table = "api_keys"
+        verbose_name = "API key"
         indexes = [models.Index(fields=["tenant", "revoked_at", "id"], name="api_key_tenant_idx")]
         permissions = [("revoke_api_key", "Can revoke a tenant's API key")]
 

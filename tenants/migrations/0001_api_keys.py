@@ -30,6 +30,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'db_table': 'api_keys',
+                'verbose_name': 'API key',
                 'permissions': [('revoke_api_key', "Can revoke a tenant's API key")],
                 'indexes': [models.Index(fields=['tenant', 'revoked_at', 'id'], name='api_key_tenant_idx')],
             },
