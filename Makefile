@@ -36,7 +36,7 @@ redis:
 
 # The whole suite on MariaDB and the real Cassandra, then the embedded mode's suites again on
 # SQLite; scripts/test_suite.sh starts (and afterwards stops) MariaDB, Redis and Cassandra.
-SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/history tests/audit tests/flows \
+SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/history tests/audit tests/flows tests/tenants \
 	tests/test_end_to_end.py \
 	tests/test_run_all.py tests/test_admin_dlq.py tests/test_admin_dlq_retry_all.py \
 	tests/test_admin_jobs.py tests/test_admin_dashboard.py tests/test_admin_log.py \

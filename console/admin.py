@@ -3,6 +3,7 @@
 from django.contrib import admin
 
 from console import (  # noqa: F401 - they register themselves
+    api_key_admin,
     audit_admin,
     dlq_admin,
     flow_admin,

@@ -126,8 +126,15 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["tasks.auth.TenantJWTAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An API key (`Bearer acs_...`) or else a JWT; a `read` key is refused every write.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "tenants.api_keys.auth.ApiKeyAuthentication",
+        "tasks.auth.TenantJWTAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "tenants.api_keys.scope.KeyScopeAllows",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
@@ -140,7 +147,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "at and cron as a service",
     "DESCRIPTION": (
         "Calls your HTTP endpoints once at an instant or on a cron expression. Every route "
-        "but the schema and the docs needs `Authorization: Bearer <token>`; every error is "
+        "but the schema and the docs needs `Authorization: Bearer <token>` (a JWT, or an API "
+        "key from `POST /v1/api-keys`); every error is "
         '`{"error": {"code", "message", "fields"?}}`.'
     ),
     "VERSION": "1",
