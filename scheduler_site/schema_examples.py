@@ -171,6 +171,8 @@ BY_OPERATION: dict[tuple[str, str], tuple[str, object]] = {
     ("runTaskNow", "202"): ("The job made", PENDING_JOB),
     ("retryDeadJob", "202"): ("The dead job, pending again", PENDING_JOB),
     ("cancelJob", "202"): ("The job, cancelled", PENDING_JOB | {"status": "cancelled"}),
+    ("discardJob", "200"): ("The dead job, discarded", DEAD_JOB | {"status": "cancelled"}),
+    ("discardJob", "202"): ("The dead job, discarded", DEAD_JOB | {"status": "cancelled"}),
 }
 
 
