@@ -40,6 +40,7 @@ def generated(server, tmp_path_factory):
     answer = requests.get(server.url("/v1/schema?format=json"), timeout=30)
     assert answer.status_code == 200, answer.text[:300]
     (folder / "schema.json").write_text(answer.text)
+    # No post hooks: by default the generator formats its code with a `ruff` found on PATH.
     config = {"package_name_override": PACKAGE, "post_hooks": []}
     (folder / "config.json").write_text(json.dumps(config))
     run = subprocess.run(
