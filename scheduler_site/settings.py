@@ -17,6 +17,7 @@ from scheduler_site.env import (
     env_nameservers,
     env_str,
 )
+from scheduler_site.version import VERSION
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -151,7 +152,7 @@ SPECTACULAR_SETTINGS = {
         "key from `POST /v1/api-keys`); every error is "
         '`{"error": {"code", "message", "fields"?}}`.'
     ),
-    "VERSION": "1",
+    "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
     # The schema and the docs read no token: a stale one in Swagger UI must not lock it out.
     "SERVE_AUTHENTICATION": [],
@@ -165,6 +166,13 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "jobs.models.JobStatus",
         "CircuitStateEnum": "flows.models.CircuitState",
     },
+    # After the enums: the operation ids first, as the examples of a route go by its id.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scheduler_site.operation_ids.name_operations",
+        "scheduler_site.schema_examples.add_examples",
+        "scheduler_site.request_bodies.describe_request_bodies",
+    ],
 }
 
 # No token lives longer than this (issue_token refuses more; the API refuses such tokens).

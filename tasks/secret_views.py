@@ -16,7 +16,11 @@ from tasks.serializers import StrictSerializer
 
 
 class SecretInput(StrictSerializer):
-    value = serializers.CharField(trim_whitespace=False)
+    value = serializers.CharField(
+        trim_whitespace=False,
+        help_text="the secret, stored encrypted and never shown again; sent as the"
+        " `Authorization` header of the calls of tasks naming it in `secret_ref`",
+    )
     # Required for a new secret; a replaced one keeps its hosts when this is left out.
     allowed_hosts = serializers.ListField(
         child=serializers.CharField(trim_whitespace=False),
