@@ -120,6 +120,16 @@ ERROR = {
     }
 }
 
+API_KEY = {
+    "id": "0190f3a2-7e21-7a10-b3c4-1d2e3f4a5b6c",
+    "name": "deploy bot",
+    "scope": "write",
+    "prefix": "acs_k3j9x2qa",
+    "created_at": "2030-01-01T09:00:00Z",
+    "last_used_at": "2030-01-02T10:15:00Z",
+    "expires_at": None,
+}
+
 # One example (its title, its value) per component; a page shows one item and its link.
 BY_COMPONENT: dict[str, tuple[str, object]] = {
     "TaskOutput": ("A cron task", TASK),
@@ -129,6 +139,7 @@ BY_COMPONENT: dict[str, tuple[str, object]] = {
     "AttemptPage": ("A job's attempts", {"results": [ATTEMPT], "next": None}),
     "FlowOutput": ("A flow", FLOW),
     "FlowPage": ("A page of flows", {"results": [FLOW], "next": None}),
+    "ApiKeyPage": ("The tenant's keys (never a key)", {"results": [API_KEY], "next": None}),
     "SecretOutput": ("A secret (never its value)", SECRET),
     "SecretPage": ("The tenant's secrets", {"results": [SECRET], "next": None}),
     "SigningSecretOutput": (
