@@ -125,6 +125,10 @@ class HistoryStore(Protocol):
     def get(self, *, tenant_id: uuid.UUID, job_id: uuid.UUID) -> HistoryRecord | None:
         """One job of one tenant (another tenant's job is not found)."""
 
+    def find(self, *, job_id: uuid.UUID, tenant_ids: list[uuid.UUID]) -> HistoryRecord | None:
+        """One job by its id alone, for operators: whichever of `tenant_ids` owns it (a
+        store keyed by tenant asks each one)."""
+
     def task_runs(
         self,
         *,
