@@ -13,9 +13,7 @@ def page_of(operator_client, record, **params):
     return operator_client.get(f"/admin/jobs/job/{record.id}/change/", params)
 
 
-def test_an_archived_jobs_page_shows_the_job_and_its_attempts(
-    operator_client, add_task, archived
-):
+def test_an_archived_jobs_page_shows_the_job_and_its_attempts(operator_client, add_task, archived):
     record = archived.job(add_task(name="nightly-invoices"))
     page = page_of(operator_client, record)
     text = page.content.decode()
@@ -24,9 +22,7 @@ def test_an_archived_jobs_page_shows_the_job_and_its_attempts(
     assert text.count('class="attempt"') == 2 and "timed out after 30 s" in text
 
 
-def test_an_archived_job_is_read_in_one_lookup_with_its_tenant(
-    operator_client, add_task, archived
-):
+def test_an_archived_job_is_read_in_one_lookup_with_its_tenant(operator_client, add_task, archived):
     record = archived.job(add_task())
     page = page_of(operator_client, record, tenant=str(record.tenant_id))
     assert page.status_code == 200 and str(record.id) in page.content.decode()
@@ -63,7 +59,10 @@ def test_another_tenants_id_does_not_open_an_archived_job(
 def test_a_job_still_in_the_queue_shows_the_queues_page(operator_client, add_task, archived):
     task = add_task()
     job = Job.objects.create(
-        tenant=task.tenant, task=task, scheduled_at=task.next_run_at, next_attempt_at=task.next_run_at
+        tenant=task.tenant,
+        task=task,
+        scheduled_at=task.next_run_at,
+        next_attempt_at=task.next_run_at,
     )
     text = operator_client.get(f"/admin/jobs/job/{job.id}/change/").content.decode()
     assert "Archived" not in text and "Last attempt" in text
