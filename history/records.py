@@ -126,8 +126,8 @@ class HistoryStore(Protocol):
         """One job of one tenant (another tenant's job is not found)."""
 
     def find(self, *, job_id: uuid.UUID, tenant_ids: list[uuid.UUID]) -> HistoryRecord | None:
-        """One job by its id alone, for operators: whichever of `tenant_ids` owns it (a
-        store keyed by tenant asks each one)."""
+        """One job by its id alone, for operators' pages. `tenant_ids`: every tenant that may
+        own it; a store keyed by tenant asks each, one keyed by the job's id needs none."""
 
     def task_runs(
         self,
