@@ -19,6 +19,7 @@ COLUMNS = {
     "last_status": "status",
     "last_http": "http_status",
     "last_job_id": "id",
+    "last_scheduled_at": "scheduled_at",
 }
 
 
@@ -39,11 +40,28 @@ def with_last_runs(queryset: QuerySet) -> QuerySet:
     )
 
 
-def queued_last_run(task: Task) -> LastRun | None:
-    """The last run the list's annotations found (with_last_runs), if any."""
-    if getattr(task, "last_job_id", None) is None:
-        return None
-    return LastRun(task.last_job_id, task.last_run_at, task.last_status, task.last_http)
+def with_archived_last_runs(tasks: list[Task]) -> None:
+    """Each task of a list page gets `archived_last`, its newest archived run, from one
+    batch read of the history store (none when the store does not answer: the queue's
+    runs are still shown)."""
+    try:
+        newest = history_reader().newest_runs(tasks=[(t.tenant_id, t.id) for t in tasks])
+    except HistoryUnavailable:
+        newest = {}
+    for task in tasks:
+        task.archived_last = newest.get(task.id)
+
+
+def listed_last_run(task: Task) -> LastRun | None:
+    """The newer of the list's two reads: the queue's (with_last_runs) and the history's
+    (with_archived_last_runs)."""
+    queued = None
+    if getattr(task, "last_job_id", None) is not None:
+        queued = LastRun(task.last_job_id, task.last_run_at, task.last_status, task.last_http)
+    record = getattr(task, "archived_last", None)
+    if record is None or (queued is not None and task.last_scheduled_at >= record.scheduled_at):
+        return queued
+    return LastRun(record.id, record.started_at, record.status, record.http_status, True)
 
 
 def newest_run(task: Task) -> tuple[LastRun | None, bool]:

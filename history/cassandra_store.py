@@ -249,6 +249,22 @@ class CassandraHistoryStore:
                 return _record(row)
         return None
 
+    def newest_runs(
+        self, *, tasks: list[tuple[uuid.UUID, uuid.UUID]]
+    ) -> dict[uuid.UUID, HistoryRecord]:
+        statement = self._prepared().select_runs
+        found: dict[uuid.UUID, HistoryRecord] = {}
+        waiting = list(tasks)
+        for bucket in self._buckets(None):  # month by month, for the tasks not found yet
+            if not waiting:
+                break
+            pairs = [(statement, (tenant, task, bucket, 1)) for tenant, task in waiting]
+            with _driver_errors("read"):
+                for row in first_rows(self._session, pairs, self._concurrency):
+                    found[row.task_id] = _record(row)
+            waiting = [(tenant, task) for tenant, task in waiting if task not in found]
+        return found
+
     def task_runs(
         self,
         *,

@@ -95,3 +95,34 @@ def test_the_task_list_reads_the_last_runs_in_one_query(operator_client, add_tas
     for n in range(5):
         ran(add_task(name=f"more-{n}"), minutes_ago=5)
     assert queries() == one
+
+
+def test_the_task_list_shows_a_run_archived_since_as_the_last(operator_client, add_task, archived):
+    task = add_task()
+    ran(task, minutes_ago=600, status="dead", http_status=500, attempt=5)  # kept for days
+    newest = archived.job(task, minutes_ago=60)
+    text = operator_client.get("/admin/tasks/task/").content.decode()
+    assert "succeeded (200)" in text and "dead (500)" not in text
+    assert f"/admin/jobs/job/{newest.id}/change/?tenant={task.tenant_id}" in text
+
+
+def test_the_task_list_shows_the_queues_run_when_it_is_newer(operator_client, add_task, archived):
+    task = add_task()
+    archived.job(task, minutes_ago=600)
+    ran(task, minutes_ago=5, status="dead", http_status=500, attempt=5)
+    assert "dead (500)" in operator_client.get("/admin/tasks/task/").content.decode()
+
+
+def test_the_task_list_reads_the_archived_last_runs_in_one_batch(
+    operator_client, add_task, archived
+):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            operator_client.get("/admin/tasks/task/")
+        return len(captured)
+
+    archived.job(add_task(name="first"))
+    one = queries()
+    for n in range(5):
+        archived.job(add_task(name=f"more-{n}"))
+    assert queries() == one
