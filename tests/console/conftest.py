@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -79,7 +78,3 @@ class Archived:
 @pytest.fixture
 def archived(history) -> Archived:
     return Archived(history)
-
-
-def other_id() -> uuid.UUID:
-    return uuid.uuid4()
