@@ -39,11 +39,13 @@ class Chart:
 
 
 def nice_top(value: float) -> float:
-    """The smallest 1, 2 or 5 times a power of ten at or above `value` (1 for nothing)."""
+    """The top of an axis of four equal steps at or above `value`, each step 1, 2, 2.5 or 5
+    times a power of ten (so every tick reads round); 1 for nothing."""
     if value <= 0:
         return 1.0
-    power = 10 ** math.floor(math.log10(value))
-    return next(step * power for step in (1, 2, 5, 10) if step * power >= value)
+    quarter = value / 4
+    power = 10 ** math.floor(math.log10(quarter))
+    return 4 * next(step * power for step in (1, 2, 2.5, 5, 10) if step * power >= quarter)
 
 
 def _frame(chart: Chart, starts: list[datetime], top: float, every: int, fmt) -> None:
@@ -86,7 +88,7 @@ def stacked_bars(id, title, starts, series: list[Series], *, every: int) -> Char
 
 
 def lines(id, title, starts, series: list[Series], *, every: int) -> Chart:
-    chart = Chart(id=id, title=title, unit="seconds")
+    chart = Chart(id=id, title=title, unit="")  # the ticks name their unit (ms, s)
     values = [v for one in series for v in one.values if v is not None]
     top = nice_top(max(values, default=0))
     _frame(chart, starts, top, every, _seconds)

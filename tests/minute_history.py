@@ -9,13 +9,16 @@ from jobs.models import Job
 from jobs.queue import JobResult, claim_jobs, record_results
 
 
-def attempts_in_the_last_hour(make_job, *, tenant=None, per_minute: int = 3) -> int:
-    """In each of 12 minutes of the last hour, `per_minute` attempts: most delivered, some
-    failed, one dead; their start delays grow with their age. Returns how many."""
+def attempts_in_the_last_hour(
+    make_job, *, tenant=None, per_minute: int = 3, every: timedelta = timedelta(minutes=5)
+) -> int:
+    """In 12 minutes `every` apart from a minute ago (the last hour by default),
+    `per_minute` attempts each: most delivered, some failed, one dead; their start delays
+    grow with their age. Returns how many."""
     now = datetime.now(UTC).replace(second=0, microsecond=0)
     made = 0
     for step in range(12):
-        started = now - timedelta(minutes=5 * step + 1)
+        started = now - every * step - timedelta(minutes=1)
         jobs = [
             make_job("https://example.com/", due=started - timedelta(hours=2), task_tenant=tenant)
             for _ in range(per_minute)
