@@ -8,6 +8,7 @@ histogram, interpolating inside the bucket the rank falls in.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 # Upper bounds in seconds, log-spaced from 10 ms to 5 min; above the last is one open bucket.
@@ -32,10 +33,7 @@ COLUMNS = (
 
 def bucket_of(seconds: float) -> int:
     """The bucket of a start delay; an attempt started early (clocks differ) counts as 0."""
-    for index, bound in enumerate(BOUNDS):
-        if seconds < bound:
-            return index
-    return len(BOUNDS)
+    return bisect_right(BOUNDS, seconds)
 
 
 def percentile(counts: Sequence[int], q: float) -> float | None:

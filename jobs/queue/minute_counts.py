@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 import uuid
 import zlib
+from datetime import datetime
 
 from jobs.minute_buckets import COLUMNS, bucket_of
 from jobs.models import CALLBACK_PRIORITY, JobStatus
 from jobs.queue.rows import JobResult
-from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param, uuid_text
+from scheduler_site.sqltools import datetime_from_db, datetime_param, uuid_param
 
 # The row of every tenant's total (no tenant has this id: ids are UUIDv7).
 ALL_TENANTS = uuid.UUID(int=0)
@@ -33,21 +34,27 @@ def writer_number(worker_id: str) -> int:
 
 
 def minute_rows(worker_id: str, results: list[JobResult], fenced: list[Fenced]) -> list[list]:
-    """The rows to add, sorted by key (executors upserting in one order never deadlock)."""
-    written = {uuid_text(row[0]): row for row in fenced}
+    """The rows to add, sorted by key (executors upserting in one order never deadlock).
+
+    On the hot path of every result: ids and tenants stay as the database spelled them
+    (the rows go back to the same columns), and each minute is spelled once."""
+    written = {row[0]: row for row in fenced}
+    everyone = uuid_param(ALL_TENANTS)
+    minutes: dict[datetime, str] = {}
     counts: dict[tuple[str, str], list[int]] = {}
     for result in results:
-        row = written.pop(uuid_text(result.key), None)  # each job once, as the update
-        if row is None or result.started_at is None or row[3] == CALLBACK_PRIORITY:
-            continue
+        row = written.pop(result.key, None)  # each job once, as the update
         outcome = OUTCOMES.get(result.status)
-        if outcome is None:
+        started = result.started_at
+        if row is None or started is None or outcome is None or row[3] == CALLBACK_PRIORITY:
             continue
-        due = datetime_from_db(row[2])
-        delay = bucket_of((result.started_at - due).total_seconds())
-        minute = datetime_param(result.started_at.replace(second=0, microsecond=0))
-        for tenant in (uuid_param(uuid.UUID(uuid_text(row[1]))), uuid_param(ALL_TENANTS)):
-            cells = counts.setdefault((tenant, minute), [0] * (3 + len(COLUMNS)))
+        delay = bucket_of((started - datetime_from_db(row[2])).total_seconds())
+        start = started.replace(second=0, microsecond=0)
+        minute = minutes.get(start) or minutes.setdefault(start, datetime_param(start))
+        for tenant in (str(row[1]), everyone):
+            cells = counts.get((tenant, minute))
+            if cells is None:
+                cells = counts[tenant, minute] = [0] * (3 + len(COLUMNS))
             cells[outcome] += 1
             cells[3 + delay] += 1
     writer = writer_number(worker_id)
