@@ -112,3 +112,11 @@ def test_percentiles_come_from_the_summed_buckets_of_every_writer(make_job):
     (slot,) = window_slots(end=MINUTE, span=timedelta(minutes=5), step=timedelta(minutes=5))
     assert slot.delivered == 100
     assert slot.p50 < 0.01 and 30 <= slot.p99 <= 60
+
+
+def test_callbacks_are_a_lane_of_their_own_and_not_counted(make_job):
+    callback = make_job("https://example.com/", due=MINUTE - timedelta(minutes=1), priority=10)
+    (claimed,) = claim("w1", 1)
+    assert claimed.id == str(callback.id)
+    assert record_results(worker_id="w1", results=[result(claimed, "succeeded", delay=0)]) == 1
+    assert not MinuteCount.objects.exists()
