@@ -10,6 +10,7 @@ from datetime import datetime
 
 WIDTH, HEIGHT = 640, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 12, 28, 34  # room for the axes' labels and the legend
+GAP = 0.2  # of a slot's width between two bars: neighbouring slots stay apart
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ def stacked_bars(id, title, starts, series: list[Series], *, every: int) -> Char
                 y = _y(chart, base + value, top)
                 height = _y(chart, base, top) - y
                 tip = f"{start:%H:%M} UTC: {value:g} {one.name}"
-                chart.bars.append((_x(chart, index, len(starts)), y, width, height, one.color, tip))
+                x = _x(chart, index, len(starts)) + width * GAP / 2
+                chart.bars.append((x, y, width * (1 - GAP), height, one.color, tip))
                 base += value
     chart.legend = [(one.color, one.name) for one in series]
     chart.empty = not any(totals)
