@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -103,6 +103,10 @@ bench-campaign: $(STAMP) mariadb nginx redis
 # Celery 5 + Redis (broker db 9, flushed before and after) and this project on the same burst.
 bench-peer: $(STAMP) mariadb nginx redis
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/peer.py --rounds 2
+
+# The result write with the console's per-minute counts against without, alternated.
+bench-result-write: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/result_write.py
 
 # Queue table layouts: MariaDB CPU per job over the whole row life, on scratch tables.
 bench-layouts: $(STAMP) mariadb
