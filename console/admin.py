@@ -9,6 +9,7 @@ from console import (  # noqa: F401 - they register themselves
     flow_admin,
     job_admin,
     task_admin,
+    tenant_admin,
 )
 from console.login_throttle import ThrottledLoginForm
 
