@@ -9,25 +9,34 @@ never by the tenant API itself.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import Counter, Histogram
 
-REQUESTS = Counter(
-    "scheduler_api_requests_total",
-    "API requests by route (the URL pattern matched), method and status class.",
-    ["route", "method", "status_class"],
-)
-REQUEST_SECONDS = Histogram(
-    "scheduler_api_request_duration_seconds",
-    "Seconds the application took to answer an API request, by route.",
-    ["route"],
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
-)
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 UNMATCHED = "unmatched"
+
+
+@functools.cache
+def request_metrics() -> tuple[Counter, Histogram]:
+    """Made when the middleware is first loaded (a request handler starts), not on import:
+    the management commands import the middleware too (the admin's checks), and serve
+    metrics of their own."""
+    requests = Counter(
+        "scheduler_api_requests_total",
+        "API requests by route (the URL pattern matched), method and status class.",
+        ["route", "method", "status_class"],
+    )
+    seconds = Histogram(
+        "scheduler_api_request_duration_seconds",
+        "Seconds the application took to answer an API request, by route.",
+        ["route"],
+        buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+    )
+    return requests, seconds
 
 
 def route_of(request: HttpRequest) -> str:
@@ -38,12 +47,13 @@ def route_of(request: HttpRequest) -> str:
 class RequestMetricsMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+        self.requests, self.seconds = request_metrics()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         started = time.perf_counter()
         response = self.get_response(request)
         route = route_of(request)
         method = request.method if request.method in METHODS else "other"
-        REQUESTS.labels(route, method, f"{response.status_code // 100}xx").inc()
-        REQUEST_SECONDS.labels(route).observe(time.perf_counter() - started)
+        self.requests.labels(route, method, f"{response.status_code // 100}xx").inc()
+        self.seconds.labels(route).observe(time.perf_counter() - started)
         return response
