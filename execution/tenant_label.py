@@ -1,6 +1,7 @@
 """The optional `tenant` label (METRICS_TENANT_LABEL): off, series are per process only;
 on, every tenant with traffic adds its own series to each labelled metric of each process
-(5 attempt outcomes and 6 call classes: up to 11 series per tenant per executor).
+(4 attempt outcomes and 6 call classes: up to 10 series per tenant per executor, and one
+dead-jobs gauge per tenant with dead jobs in serve_metrics).
 
 Read once, when the metrics are defined: a process's label set cannot change while it runs.
 """

@@ -18,7 +18,7 @@ from tests.processes import ROOT, free_port, wait_until
 class MakeRun:
     """scripts/run_embedded.py on an SQLite database and a folder of its own."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, **extra_env: str) -> None:
         self.folder = folder
         env = dict(
             os.environ,
@@ -26,6 +26,7 @@ class MakeRun:
             PORT=str(free_port()),
             DEMO_PORT=str(free_port()),
             DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+            **extra_env,
         )
         self._output = open(folder / "make-run.out", "wb")  # noqa: SIM115 - closed in ctrl_c
         self.popen = subprocess.Popen(
