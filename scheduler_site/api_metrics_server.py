@@ -14,13 +14,15 @@ import tempfile
 from pathlib import Path
 
 API_PREFIX = "scheduler_api_"
+MADE_HERE = "SCHEDULER_API_METRICS_TEMP_DIR"  # set when the folder is ours to remove at exit
 
 
 def prepare_folder() -> None:
     """Before any worker starts: a folder for the samples, emptied of an earlier run's."""
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not folder:
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="api-metrics-")
+        folder = tempfile.mkdtemp(prefix="api-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ[MADE_HERE] = folder
         return
     path = Path(folder)
     if path.exists():
@@ -36,6 +38,14 @@ def serve(port: int, address: str) -> None:
     registry = CollectorRegistry(auto_describe=True)
     MultiProcessCollector(registry)
     start_http_server(port, addr=address, registry=_ApiOnly(registry))
+
+
+def remove_folder() -> None:
+    """When gunicorn exits: the temporary folder it made (a folder named by the operator
+    stays, emptied at the next start)."""
+    folder = os.environ.get(MADE_HERE)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def forget_worker(pid: int) -> None:

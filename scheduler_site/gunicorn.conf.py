@@ -15,7 +15,12 @@ api_metrics_port = int(os.environ.get("API_METRICS_PORT") or 0)
 api_metrics_address = os.environ.get("API_METRICS_ADDRESS") or "127.0.0.1"
 if api_metrics_port:
     # Here, in the master, before any worker imports prometheus_client.
-    from scheduler_site.api_metrics_server import forget_worker, prepare_folder, serve
+    from scheduler_site.api_metrics_server import (
+        forget_worker,
+        prepare_folder,
+        remove_folder,
+        serve,
+    )
 
     prepare_folder()
 
@@ -39,6 +44,11 @@ def when_ready(server) -> None:
 def child_exit(server, worker) -> None:
     if api_metrics_port:
         forget_worker(worker.pid)
+
+
+def on_exit(server) -> None:
+    if api_metrics_port:
+        remove_folder()
 
 
 # LOG_FORMAT=json: gunicorn's own lines (start, stop, the access log) as JSON objects too,

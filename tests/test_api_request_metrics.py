@@ -42,13 +42,12 @@ def test_requests_are_counted_by_route_not_by_path(api):
 
 
 def test_every_workers_requests_are_summed(api):
-    name = "scheduler_api_request_duration_seconds_count"
-    key = f'{name}{{route="healthz"}}'
-    before = samples(api.metrics_port, name).get(key, 0)  # the start's own probes
+    # Not /healthz: the start's probes call it, some answered after the test begins.
     for _ in range(40):
-        assert requests.get(api.url("/healthz"), timeout=5).status_code == 200
+        assert requests.get(api.url("/v1/tasks"), timeout=5).status_code == 401
+    name = "scheduler_api_request_duration_seconds_count"
     wait_until(
-        lambda: samples(api.metrics_port, name).get(key) == before + 40,
+        lambda: samples(api.metrics_port, name).get(f'{name}{{route="v1/tasks"}}') == 40,
         timeout=20,
         message=scrape(api.metrics_port),
     )
@@ -78,3 +77,13 @@ def test_the_api_metrics_port_serves_the_api_families_only(api):
     }
     assert names == {"scheduler_api_requests_total", "scheduler_api_request_duration_seconds"}
     assert requests.get(api.url("/metrics"), timeout=5).status_code == 404
+
+
+def test_the_samples_folder_gunicorn_made_is_removed_when_it_stops(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    env = {"API_METRICS_PORT": str(free_port()), "TMPDIR": str(temp)}
+    server = ApiServer(tmp_path / "api.log", workers=1, env=env)
+    assert [path.name[:12] for path in temp.iterdir()] == ["api-metrics-"]
+    assert server.stop() == 0, server.log()
+    assert list(temp.iterdir()) == []
