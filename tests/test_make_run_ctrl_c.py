@@ -26,8 +26,11 @@ class MakeRun:
             PORT=str(free_port()),
             DEMO_PORT=str(free_port()),
             DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
-            **extra_env,
+            # Free ones: the defaults (PORT + 20 and + 21) may be taken on a busy machine.
+            METRICS_PORT=str(free_port()),
+            API_METRICS_PORT=str(free_port()),
         )
+        env.update(extra_env)
         self._output = open(folder / "make-run.out", "wb")  # noqa: SIM115 - closed in ctrl_c
         self.popen = subprocess.Popen(
             [sys.executable, "scripts/run_embedded.py"],
