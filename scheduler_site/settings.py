@@ -83,6 +83,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "scheduler_site.request_metrics.RequestMetricsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -307,3 +308,7 @@ LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)
 # earlier again: a pause committed just after a claim may carry a slightly older change
 # time (the API's clock, its transaction's length).
 EXECUTOR_STOPPED_LOOKBACK_SECONDS = env_int("EXECUTOR_STOPPED_LOOKBACK_SECONDS", 10, minimum=1)
+
+# Prometheus: label the attempts, calls and dead-job series by tenant id. Off by default:
+# each tenant costs series in every process (README, "Metrics and health").
+METRICS_TENANT_LABEL = env_bool("METRICS_TENANT_LABEL", False)

@@ -1,6 +1,7 @@
 """`make run`: migrate the embedded database, start the whole system, print how to call it.
 
-Starts the API (gunicorn), the scheduler, executor, reconciler and archiver (`run_all`), and
+Starts the API (gunicorn), the scheduler, executor, reconciler and archiver (`run_all`, its
+metrics on METRICS_PORT, PORT + 20 by default; the API's on API_METRICS_PORT, the next), and
 a demo endpoint on 127.0.0.1 that prints every call it receives (EGRESS_ALLOW lets this
 install call it). Everything runs on the embedded default (SQLite in the project folder)
 unless DATABASE_URL says otherwise (RUN_DIR names another folder for the logs and keys).
@@ -29,9 +30,13 @@ RUN_DIR = Path(os.environ.get("RUN_DIR") or ROOT / "run")  # logs, keys, the dem
 PYTHON = sys.executable
 PORT = int(os.environ.get("PORT", "8000"))
 DEMO_PORT = int(os.environ.get("DEMO_PORT", "8001"))
+# Prometheus: the pipeline's metrics (run_all, with the queue gauges) and the API's.
+METRICS_PORT = int(os.environ.get("METRICS_PORT") or PORT + 20)
+API_METRICS_PORT = int(os.environ.get("API_METRICS_PORT") or METRICS_PORT + 1)
 NGINX = shutil.which("nginx")
 # The demo endpoint is local: only this install is allowed to call it.
 ENV = dict(os.environ, EGRESS_ALLOW=os.environ.get("EGRESS_ALLOW") or "127.0.0.1/32")
+ENV["API_METRICS_PORT"] = str(API_METRICS_PORT)  # read by scheduler_site/gunicorn.conf.py
 
 
 STOP = threading.Event()
@@ -113,6 +118,8 @@ def usage(base: str, token: str) -> str:
     auth = '-H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json"'
     return f"""
 The scheduler is running: API on {base}, admin on {base}/admin/, logs in {RUN_DIR}/.
+Metrics for Prometheus: http://127.0.0.1:{METRICS_PORT}/metrics (the pipeline and the queue)
+and http://127.0.0.1:{API_METRICS_PORT}/metrics (the API's requests).
 Calls to the demo endpoint ({hook}) are printed below as they arrive.
 
   export TOKEN={token}
@@ -174,9 +181,10 @@ def start_all() -> list[subprocess.Popen]:
         ENV.setdefault("PROXY_HOPS", "1")
     gunicorn = [PYTHON, "-m", "gunicorn", "scheduler_site.wsgi", "-c"]
     gunicorn += ["scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{api_port}"]
+    metrics = ["--metrics-port", str(METRICS_PORT)]
     processes = [
         start("api", gunicorn),
-        start("pipeline", [PYTHON, "manage.py", "run_all", "--concurrency", "50"]),
+        start("pipeline", [PYTHON, "manage.py", "run_all", "--concurrency", "50", *metrics]),
         start(
             "demo-endpoint", [PYTHON, "scripts/demo_endpoint.py", str(DEMO_PORT)], show_output=True
         ),
