@@ -18,7 +18,7 @@ from tests.processes import ROOT, free_port, wait_until
 class MakeRun:
     """scripts/run_embedded.py on an SQLite database and a folder of its own."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, **overrides: str) -> None:
         self.folder = folder
         env = dict(
             os.environ,
@@ -27,6 +27,7 @@ class MakeRun:
             DEMO_PORT=str(free_port()),
             DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
         )
+        env.update(overrides)
         self._output = open(folder / "make-run.out", "wb")  # noqa: SIM115 - closed in ctrl_c
         self.popen = subprocess.Popen(
             [sys.executable, "scripts/run_embedded.py"],
