@@ -24,7 +24,7 @@ import requests  # noqa: E402 - after the handler above (it takes a moment to im
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from scheduler_site.keys import fresh_keys  # noqa: E402 - needs the project on the path
+from scripts.local_keys import local_keys  # noqa: E402 - needs the project on the path
 
 RUN_DIR = Path(os.environ.get("RUN_DIR") or ROOT / "run")  # logs, keys, the demo tenant
 PYTHON = sys.executable
@@ -53,17 +53,6 @@ def manage(*args: str) -> str:
         process_group=0,
     )
     return result.stdout.strip()
-
-
-def local_keys() -> dict[str, str]:
-    """This install's keys: made on the first `make run` and kept in run/keys.env (readable
-    by its owner only), so that tokens and stored secrets outlive a restart."""
-    path = RUN_DIR / "keys.env"
-    if not path.exists():
-        path.touch(mode=0o600)
-        path.write_text("".join(f"{name}={value}\n" for name, value in fresh_keys().items()))
-    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
-    return {name: value for name, value in pairs if not os.environ.get(name)}
 
 
 def demo_tenant_id() -> str:
@@ -198,7 +187,7 @@ def main() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, request_stop)
     RUN_DIR.mkdir(exist_ok=True)
-    ENV.update(local_keys())
+    ENV.update(local_keys(RUN_DIR))
     manage("migrate", "--noinput")
     tenant_id = demo_tenant_id()
     token = manage("issue_token", tenant_id, "--ttl", str(86400))
