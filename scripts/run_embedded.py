@@ -1,9 +1,11 @@
 """`make run`: migrate the embedded database, start the whole system, print how to call it.
 
 Starts the API (gunicorn), the scheduler, executor, reconciler and archiver (`run_all`), and
-a demo endpoint on 127.0.0.1 that prints every call it receives (EGRESS_ALLOW lets this
-install call it). Everything runs on the embedded default (SQLite in the project folder)
-unless DATABASE_URL says otherwise (RUN_DIR names another folder for the logs and keys).
+a demo endpoint on 127.0.0.1 that prints every call it receives and checks its signature
+(EGRESS_ALLOW lets this install call it). A child that exits stops the launcher, naming it,
+its address and its log (a taken port, most often). Everything runs on the embedded
+default (SQLite in the project folder) unless DATABASE_URL says otherwise (RUN_DIR names
+another folder for the logs and keys).
 Ctrl-C stops every process cleanly, at any moment.
 """
 
