@@ -80,14 +80,15 @@ class Child:
     name: str
     popen: subprocess.Popen
     log: Path | None  # None: its output goes to the terminal
-    listens: str = ""  # the address it binds and the variable that sets it
+    address: str = ""  # where it listens
+    variable: str = ""  # what sets that port
 
     def tail(self, lines: int = 8) -> str:
         assert self.log is not None
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
 
-def start(name: str, args: list[str], *, show_output: bool = False, listens: str = "") -> Child:
+def start(name: str, args: list[str], *, show_output: bool = False, **listens: str) -> Child:
     """A child in a process group of its own: the terminal's Ctrl-C reaches this launcher
     only, which stops every child with SIGTERM (a child interrupted halfway through its
     start would print a traceback)."""
@@ -97,7 +98,7 @@ def start(name: str, args: list[str], *, show_output: bool = False, listens: str
         log = open(path, "ab")  # noqa: SIM115 - lives as long as the child
         output = {"stdout": log, "stderr": subprocess.STDOUT}
     popen = subprocess.Popen(args, cwd=ROOT, env=ENV, process_group=0, **output)
-    return Child(name, popen, path, listens)
+    return Child(name, popen, path, **listens)
 
 
 def wait_for_api(base: str, processes: list[Child]) -> None:
@@ -123,11 +124,11 @@ def failed(processes: list[Child]) -> None:
         if code is None:
             continue
         where = f"; its log {child.log} ends:\n{child.tail()}" if child.log else " (output above)"
-        listens = f" (to listen on {child.listens})" if child.listens else ""
+        listens = f" (to listen on {child.address}, {child.variable})" if child.address else ""
         hint = ""
-        if child.listens and (child.log is None or "in use" in child.tail()):
-            variable = child.listens.split(", ")[1]
-            hint = f"\nIf that port is taken, choose another: {variable.split()[0]}=... make run"
+        if child.address and (child.log is None or "in use" in child.tail()):
+            variable = child.variable.split()[0]  # "PORT + 10" is set through PORT
+            hint = f"\nIf that port is taken, choose another: {variable}=... make run"
         raise SystemExit(f"{child.name}{listens} exited with code {code}{where}{hint}")
 
 
@@ -224,7 +225,7 @@ def start_all() -> list[Child]:
     gunicorn += ["scheduler_site/gunicorn.conf.py", "--bind", f"127.0.0.1:{api_port}"]
     api_variable = "PORT + 10" if NGINX else "PORT"
     processes = [
-        start("api", gunicorn, listens=f"127.0.0.1:{api_port}, {api_variable}"),
+        start("api", gunicorn, address=f"127.0.0.1:{api_port}", variable=api_variable),
         start("pipeline", [PYTHON, "manage.py", "run_all", "--concurrency", "50"]),
         start(
             "demo-endpoint",
@@ -235,13 +236,14 @@ def start_all() -> list[Child]:
                 str(RUN_DIR / "demo_signing_secret"),
             ],
             show_output=True,
-            listens=f"127.0.0.1:{DEMO_PORT}, DEMO_PORT",
+            address=f"127.0.0.1:{DEMO_PORT}",
+            variable="DEMO_PORT",
         ),
     ]
     if NGINX:
         listen, upstream = f"127.0.0.1:{PORT}", f"127.0.0.1:{api_port}"
         nginx = ["scripts/run_nginx.sh", listen, upstream, str(RUN_DIR / "nginx")]
-        processes.append(start("nginx", nginx, listens=f"{listen}, PORT"))
+        processes.append(start("nginx", nginx, address=listen, variable="PORT"))
     return processes
 
 
