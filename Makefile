@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
+.PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
 	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
 
@@ -52,6 +52,10 @@ lint: $(STAMP)
 
 run: $(STAMP)
 	@PORT=$(PORT) PY=$(PY) scripts/run_embedded.sh
+
+# The first operator of the console (/admin/), on make run's database and keys (run/keys.env).
+admin: $(STAMP)
+	@PORT=$(PORT) $(PY) scripts/make_admin.py
 
 bench-scheduler: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scheduler_tick.py
