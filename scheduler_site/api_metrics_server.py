@@ -25,9 +25,10 @@ def prepare_folder() -> None:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = os.environ[MADE_HERE] = folder
         return
     path = Path(folder)
-    if path.exists():
-        shutil.rmtree(path)
-    path.mkdir(parents=True)
+    path.mkdir(parents=True, exist_ok=True)
+    # Only the sample files: the folder is the operator's and may hold anything else.
+    for samples in path.glob("*.db"):
+        samples.unlink(missing_ok=True)
 
 
 def serve(port: int, address: str) -> None:
