@@ -29,7 +29,7 @@ def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
     job = tenant_runs(tenant).filter(id=job_id).first()
     if job is not None:
         return job_record(job)
-    record = _archived_job(tenant, job_id)
+    record = archived_job(tenant, job_id)
     if record is None:
         raise NotFound("job not found")
     return record
@@ -39,13 +39,13 @@ def job_attempts(*, tenant: Tenant, job_id: uuid.UUID) -> list[AttemptRecord]:
     """Every call of one job, first first: from the queue's log, or kept in its history."""
     if tenant_runs(tenant).filter(id=job_id).exists():
         return attempts_for(job_id=job_id)
-    record = _archived_job(tenant, job_id)
+    record = archived_job(tenant, job_id)
     if record is None:
         raise NotFound("job not found")
     return list(record.attempts)
 
 
-def _archived_job(tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord | None:
+def archived_job(tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord | None:
     try:
         return history_reader().get(tenant_id=tenant.id, job_id=job_id)
     except HistoryUnavailable as exc:

@@ -12,12 +12,14 @@ from rest_framework.views import APIView
 from audit.record import token_actor
 from history.records import RunCursor
 from jobs import selectors, services
+from jobs.discard import discard_dead_job
 from jobs.run_now import task_run_now
 from jobs.serializers import AttemptOutput, JobOutput
 from scheduler_site.ids_in_urls import parse_id
 from scheduler_site.openapi import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
+    IF_MATCH_OPTIONAL,
     JOB_ID,
     LOCATION,
     PAGE,
@@ -27,6 +29,7 @@ from scheduler_site.openapi import (
     page_of,
 )
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
+from scheduler_site.preconditions import optional_expected_version
 from scheduler_site.query_params import label_params, refuse_unknown_params
 from tasks.label_filters import parse_labels
 from tasks.views import LABEL_FILTER, checked_idempotency_key
@@ -85,13 +88,34 @@ class JobCancelView(APIView):
         return Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(parameters=[JOB_ID])
+class JobDiscardView(APIView):
+    @extend_schema(
+        summary="Discard a dead job: cancelled, out of the DLQ for good, its last error kept",
+        operation_id="discardJob",
+        request=None,
+        responses={200: JobOutput, **errors(404, 409)},
+    )
+    def post(self, request: Request, job_id: str) -> Response:
+        job = discard_dead_job(
+            tenant=request.user, actor=token_actor(request), job_id=parse_id(job_id, "job")
+        )
+        return Response(JobOutput(job).data)
+
+
 @extend_schema(parameters=[TASK_ID])
 class TaskRunNowView(APIView):
     @extend_schema(
         summary="Run the task once now, outside its schedule (also when paused)",
         request=None,
-        parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
-        responses={202: JobOutput, **errors(404, 409, 422, 429)},
+        parameters=[
+            IDEMPOTENCY_KEY,
+            IF_MATCH_OPTIONAL,
+            LOCATION,
+            IDEMPOTENT_REPLAYED,
+            RETRY_AFTER,
+        ],
+        responses={202: JobOutput, **errors(404, 409, 412, 422, 429)},
     )
     def post(self, request: Request, task_id: str) -> Response:
         job, created = task_run_now(
@@ -99,6 +123,7 @@ class TaskRunNowView(APIView):
             actor=token_actor(request),
             task_id=parse_id(task_id, "task"),
             idempotency_key=checked_idempotency_key(request.headers.get("Idempotency-Key")),
+            expected_version=optional_expected_version(request, "task"),
         )
         response = Response(JobOutput(job).data, status=status.HTTP_202_ACCEPTED)
         response["Location"] = request.build_absolute_uri(f"/v1/jobs/{job.id}")

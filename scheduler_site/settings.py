@@ -17,6 +17,7 @@ from scheduler_site.env import (
     env_nameservers,
     env_str,
 )
+from scheduler_site.version import VERSION
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -143,7 +144,7 @@ SPECTACULAR_SETTINGS = {
         "but the schema and the docs needs `Authorization: Bearer <token>`; every error is "
         '`{"error": {"code", "message", "fields"?}}`.'
     ),
-    "VERSION": "1",
+    "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
     # The schema and the docs read no token: a stale one in Swagger UI must not lock it out.
     "SERVE_AUTHENTICATION": [],

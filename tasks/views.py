@@ -18,6 +18,7 @@ from scheduler_site.openapi import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     IF_MATCH,
+    IF_MATCH_OPTIONAL,
     LOCATION,
     PAGE,
     RETRY_AFTER,
@@ -26,7 +27,7 @@ from scheduler_site.openapi import (
     page_of,
 )
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
-from scheduler_site.preconditions import expected_version, with_etag
+from scheduler_site.preconditions import expected_version, optional_expected_version, with_etag
 from scheduler_site.query_params import label_params, refuse_unknown_params
 from tasks import services
 from tasks.callback_body_docs import TASK_CALLBACKS
@@ -192,10 +193,10 @@ class TaskItemView(APIView):
 @extend_schema(parameters=[TASK_ID])
 class TaskPauseView(APIView):
     @extend_schema(
-        summary="Pause: no runs, waiting jobs held, until resumed",
+        summary="Pause: no runs, waiting jobs held, until resumed (If-Match honoured, not needed)",
         request=None,
-        parameters=[IF_MATCH, ETAG],
-        responses={200: TaskOutput, **errors(404, 409, 412, 428)},
+        parameters=[IF_MATCH_OPTIONAL, ETAG],
+        responses={200: TaskOutput, **errors(404, 409, 412)},
     )
     def post(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
@@ -204,7 +205,7 @@ class TaskPauseView(APIView):
             tenant=request.user,
             actor=token_actor(request),
             task_id=parsed_id,
-            expected_version=expected_version(request),
+            expected_version=optional_expected_version(request, "task"),
         )
         return _task_response(task)
 
@@ -212,10 +213,10 @@ class TaskPauseView(APIView):
 @extend_schema(parameters=[TASK_ID])
 class TaskResumeView(APIView):
     @extend_schema(
-        summary="Resume at the next future run; held jobs go on",
+        summary="Resume at the next future run; held jobs go on (If-Match honoured, not needed)",
         request=None,
-        parameters=[IF_MATCH, ETAG],
-        responses={200: TaskOutput, **errors(404, 409, 412, 428)},
+        parameters=[IF_MATCH_OPTIONAL, ETAG],
+        responses={200: TaskOutput, **errors(404, 409, 412)},
     )
     def post(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
@@ -224,6 +225,6 @@ class TaskResumeView(APIView):
             tenant=request.user,
             actor=token_actor(request),
             task_id=parsed_id,
-            expected_version=expected_version(request),
+            expected_version=optional_expected_version(request, "task"),
         )
         return _task_response(task)
