@@ -208,11 +208,7 @@ def task_create(
     )
     try:
         with transaction.atomic():
-            check_task_quota(tenant)
-            task.save(force_insert=True)
-            if task.flow_key:
-                mark_tenant_uses_flows(tenant)
-            _record(task, actor, "task.create", fields_of(task, data))
+            task_insert(tenant=tenant, actor=actor, task=task, data=data)
     except QuotaExceeded:
         give_back_creation_tokens(tenant, 1)
         raise
@@ -224,6 +220,15 @@ def task_create(
         winner = Task.objects.get(tenant=tenant, idempotency_key=idempotency_key)
         return task_replay(winner, request_hash), False
     return task, True
+
+
+def task_insert(*, tenant: Tenant, actor: str, task: Task, data: dict) -> None:
+    """Save a prepared task in the caller's transaction, within the quota, audited."""
+    check_task_quota(tenant)
+    task.save(force_insert=True)
+    if task.flow_key:
+        mark_tenant_uses_flows(tenant)
+    _record(task, actor, "task.create", fields_of(task, data))
 
 
 def task_replay(task: Task, request_hash: str) -> Task:
@@ -296,8 +301,16 @@ def _save_edit(task: Task, fields: list[str]) -> Task:
 
 @transaction.atomic
 def task_update(
-    *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None, changes: dict
+    *,
+    tenant: Tenant,
+    actor: str,
+    task_id: uuid.UUID,
+    expected_version: int | None,
+    changes: dict,
+    keep_version_if_unchanged: bool = False,
 ) -> Task:
+    """Apply `changes` to the task; with `keep_version_if_unchanged` (the upsert by name), a
+    change that changes no field saves nothing, so a declarative sync applied twice is a no-op."""
     task = _locked_for_edit(tenant, task_id, expected_version)
     values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
     before = fields_of(task, {*values, *changes})
@@ -324,6 +337,8 @@ def task_update(
     if changes.get("flow_key"):
         mark_tenant_uses_flows(tenant)
     changed = field_changes(before, fields_of(task, before))
+    if not changed and keep_version_if_unchanged:
+        return task
     if changed:  # a PATCH that changes no field leaves no entry
         _record(task, actor, "task.update", changed)
     return _save_edit(task, fields)
