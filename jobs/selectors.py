@@ -127,11 +127,14 @@ def dead_jobs(
     before_id: uuid.UUID | None,
     limit: int,
     labels: dict[str, str] | None = None,
+    task_id: uuid.UUID | None = None,
 ) -> list[Job]:
     """The tenant's dead letter queue, newest first: its dead rows are ranges of the wake
-    index (one per priority), sorted together by id."""
-    if labels:
-        return labelled_dead_jobs(tenant=tenant, before_id=before_id, limit=limit, labels=labels)
+    index (one per priority), sorted together by id; filtered, a scan of the tenant's dead."""
+    if labels or task_id is not None:
+        return labelled_dead_jobs(
+            tenant=tenant, before_id=before_id, limit=limit, labels=labels or {}, task_id=task_id
+        )
     before = uuid_param(before_id or MAX_ID)
     with connection.cursor() as cursor:
         rows = queue_engine().dead_letter_ids(cursor, uuid_param(tenant.id), before, limit)

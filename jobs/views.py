@@ -3,7 +3,8 @@
 import uuid
 from datetime import UTC, datetime
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -30,16 +31,19 @@ from scheduler_site.openapi import (
 )
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
 from scheduler_site.preconditions import optional_expected_version
-from scheduler_site.query_params import label_params, refuse_unknown_params
+from scheduler_site.query_params import NONE, label_params, uuid_param
 from tasks.label_filters import parse_labels
 from tasks.views import LABEL_FILTER, checked_idempotency_key
 
 JOB_PAGE = page_of(JobOutput, "JobPage")
+DLQ_TASK_FILTER = OpenApiParameter("task_id", OpenApiTypes.UUID, description="only this task's")
 ATTEMPT_PAGE = page_of(AttemptOutput, "AttemptPage")
 
 
 @extend_schema(parameters=[JOB_ID])
 class JobItemView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="One job, from the queue or the history",
         responses={200: JobOutput, **errors(404, 503)},
@@ -51,6 +55,8 @@ class JobItemView(APIView):
 
 @extend_schema(parameters=[JOB_ID])
 class JobAttemptsView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="Every call of one job, first first (the queue's log, or kept in its history)",
         responses={200: ATTEMPT_PAGE, **errors(404, 503)},
@@ -134,6 +140,8 @@ class TaskRunNowView(APIView):
 
 @extend_schema(parameters=[TASK_ID])
 class TaskRunsView(APIView):
+    known_query_params = {"GET": {"cursor", "limit", "label"}}
+
     @extend_schema(
         summary="The task's runs, queue and history merged, newest first (with `label`: the"
         " queue's only, the history keeps no labels)",
@@ -141,7 +149,6 @@ class TaskRunsView(APIView):
         responses={200: JOB_PAGE, **errors(400, 404, 503)},
     )
     def get(self, request: Request, task_id: str) -> Response:
-        refuse_unknown_params(request, {"cursor", "limit", "label"})
         labels = parse_labels(label_params(request))
         limit = page_limit(request)
         records, next_cursor = selectors.task_runs(
@@ -175,13 +182,14 @@ def _run_cursor(position: dict | None) -> RunCursor | None:
 
 
 class DeadLetterView(APIView):
+    known_query_params = {"GET": {"cursor", "limit", "label", "task_id"}}
+
     @extend_schema(
         summary="The tenant's dead jobs, newest first",
-        parameters=[*PAGE, LABEL_FILTER],
+        parameters=[*PAGE, LABEL_FILTER, DLQ_TASK_FILTER],
         responses={200: JOB_PAGE, **errors(400)},
     )
     def get(self, request: Request) -> Response:
-        refuse_unknown_params(request, {"cursor", "limit", "label"})
         labels = parse_labels(label_params(request))
         limit = page_limit(request)
         position = decode_cursor(request) or {}
@@ -192,7 +200,11 @@ class DeadLetterView(APIView):
             except ValueError as exc:
                 raise bad_cursor() from exc
         jobs = selectors.dead_jobs(
-            tenant=request.user, before_id=before, limit=limit + 1, labels=labels
+            tenant=request.user,
+            before_id=before,
+            limit=limit + 1,
+            labels=labels,
+            task_id=uuid_param(request, "task_id"),
         )
         next_position = {"before": str(jobs[limit - 1].id)} if len(jobs) > limit else None
         return page_response(request, JobOutput(jobs[:limit], many=True).data, next_position)

@@ -34,6 +34,7 @@ from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed, task_has_waiting_jobs
+from tasks.task_names import with_name
 from tasks.timing import ONE_MICROSECOND, schedule_of
 
 EDITABLE_FIELDS = (
@@ -263,10 +264,14 @@ def task_list(
     limit: int,
     status: str | None = None,
     labels: dict[str, str] | None = None,
+    name: str | None = None,
 ) -> list[Task]:
-    """The tenant's tasks, newest first, starting after the cursor id, holding `labels`."""
+    """The tenant's tasks, newest first, starting after the cursor id, holding `labels`,
+    of exactly `name` when given."""
     query = Task.objects.filter(tenant=tenant).exclude(status=TaskStatus.DELETED)
     query = with_labels(query, labels or {})
+    if name is not None:
+        query = with_name(query, name)
     if status:
         query = query.filter(status=status)
     if after_id is not None:

@@ -11,6 +11,7 @@ from audit.record import token_actor
 from scheduler_site.errors import NotFound, ValidationFailed
 from scheduler_site.openapi import ETAG, IF_MATCH_OPTIONAL, LOCATION, RETRY_AFTER, errors
 from scheduler_site.preconditions import optional_expected_version, with_etag
+from scheduler_site.query_params import NONE
 from tasks.callback_body_docs import TASK_CALLBACKS
 from tasks.serializers import TaskInput, TaskOutput
 from tasks.task_names import checked_name
@@ -32,6 +33,8 @@ tenant's tasks with this name (which `POST /v1/tasks` allows) are a 409 naming t
 
 @extend_schema(parameters=[NAME])
 class TaskByNameView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="Create or replace the task of this name",
         description=DESCRIPTION,
