@@ -34,7 +34,7 @@ def api_routes() -> list[str]:
                 walk(pattern.url_patterns, text)
             elif isinstance(pattern, URLPattern) and text.startswith("v1/"):
                 routes.append(
-                    "/" + text.replace("<str:", "{").replace("<path:", "{").replace(">", "}")
+                    "/" + text.replace("<str:", "{").replace("<task_name:", "{").replace(">", "}")
                 )
 
     walk(get_resolver().url_patterns, "")

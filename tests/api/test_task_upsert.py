@@ -171,3 +171,13 @@ def test_get_by_name_answers_the_task(api):
 
 def test_get_by_name_of_a_name_no_task_has_is_404(api):
     assert api.get("/v1/tasks/by-name/nightly").status_code == 404
+
+
+def test_upsert_of_a_name_with_a_newline_inside_reaches_the_route(api):
+    response = put(api, "first%0Asecond", BODY)
+    assert response.status_code == 201 and response.json()["name"] == "first\nsecond"
+
+
+def test_upsert_of_a_name_of_only_a_newline_is_400_naming_name(api):
+    response = put(api, "%0A", BODY)
+    assert response.status_code == 400 and "name" in response.json()["error"]["fields"]
