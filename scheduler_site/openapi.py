@@ -87,6 +87,8 @@ def etag_parameters(what: str, example: str, *, required: bool) -> tuple:
 
 
 ETAG, IF_MATCH = etag_parameters("task", "3", required=True)
+# Pause, resume, run now and the upsert by name: honoured when sent, never required.
+_, IF_MATCH_OPTIONAL = etag_parameters("task", "3", required=False)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,

@@ -128,7 +128,8 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
-    # An API key (`Bearer acs_...`) or else a JWT; a `read` key is refused every write.
+    # An API key (`Bearer acs_...`) or else a JWT; a `read` key is refused every write, and
+    # unknown query parameters are refused on every route, as unknown body fields are.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "tenants.api_keys.auth.ApiKeyAuthentication",
         "tasks.auth.TenantJWTAuthentication",
@@ -136,6 +137,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticated",
         "tenants.api_keys.scope.KeyScopeAllows",
+        "scheduler_site.known_query_params.KnownQueryParams",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],

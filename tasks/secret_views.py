@@ -10,6 +10,7 @@ from rest_framework.views import APIView
 from audit.record import token_actor
 from scheduler_site.openapi import PAGE, SECRET_NAME, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
+from scheduler_site.query_params import NONE
 from tasks import secrets
 from tasks.secret_hosts import MAX_ALLOWED_HOSTS
 from tasks.serializers import StrictSerializer
@@ -58,6 +59,8 @@ class SecretCollectionView(APIView):
 
 @extend_schema(parameters=[SECRET_NAME])
 class SecretItemView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="Store a secret (encrypted at rest), or replace it",
         request=SecretInput,
@@ -84,6 +87,8 @@ class SecretItemView(APIView):
 
 class SigningSecretView(APIView):
     """The tenant's Standard Webhooks signing secret, to verify the calls it receives."""
+
+    known_query_params = NONE
 
     @extend_schema(
         summary="The Standard Webhooks signing secret of the calls",
