@@ -41,7 +41,8 @@ SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/histo
 	tests/test_run_all.py tests/test_admin_dlq.py tests/test_admin_dlq_retry_all.py \
 	tests/test_admin_jobs.py tests/test_admin_dashboard.py tests/test_admin_log.py \
 	tests/test_admin_labels.py tests/test_admin_callback_jobs.py tests/test_admin_flows.py \
-	tests/test_embedded_sqlite.py tests/test_json_logs.py
+	tests/test_embedded_sqlite.py tests/test_json_logs.py \
+	tests/client/test_sdk_tasks.py tests/client/test_cli.py
 
 test: $(STAMP)
 	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_suite.sh $(SQLITE_SUITES)

@@ -1,6 +1,6 @@
 """The SDK's tasks against a real API: each call, its types, and its errors."""
 
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import islice
 
 import pytest
@@ -94,3 +94,16 @@ def test_an_unknown_task_is_a_404_api_error(sdk):
     with pytest.raises(ApiError) as refused:
         sdk.tasks.get("0190f0c4-8c1e-7b7a-9b1e-3f1f2c4d5e6f")
     assert refused.value.status == 404 and refused.value.code == "not_found"
+
+
+def test_an_instant_given_as_a_datetime_goes_out_in_iso_8601(sdk):
+    made = sdk.tasks.create(
+        {"name": "once", "run_at": datetime(2030, 1, 1, 9, tzinfo=UTC), "url": PUBLIC_URL}
+    )
+    assert made.run_at == datetime(2030, 1, 1, 9, tzinfo=UTC)
+
+
+def test_the_list_filters_by_name(sdk):
+    wanted = sdk.tasks.create(nightly(name="export"))
+    sdk.tasks.create(nightly(name="import"))
+    assert [task.id for task in sdk.tasks.list(name="export")] == [wanted.id]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import typing
 from datetime import datetime
-from functools import cache
 from typing import Any, Self
 
 
@@ -25,9 +24,13 @@ class Record:
         return cls(**values, raw=data)
 
 
-@cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
 def _convert(hint: Any, value: Any) -> Any:

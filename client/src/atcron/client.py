@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from atcron.api_keys import ApiKeysApi
 from atcron.apply import apply_file, apply_tasks
@@ -30,7 +31,7 @@ class Client:
         """Create or replace, by name, every task of a YAML file (see `atcron.apply`)."""
         return apply_file(self.tasks, Path(path))
 
-    def apply_tasks(self, tasks: list[dict]) -> list[ApplyResult]:
+    def apply_tasks(self, tasks: list[dict[str, Any]]) -> list[ApplyResult]:
         return apply_tasks(self.tasks, tasks)
 
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from urllib.parse import quote
 
@@ -17,7 +18,9 @@ class SecretsApi:
         for item in self._http.pages("/v1/secrets", {"limit": page_size}):
             yield Secret.from_json(item)
 
-    def put(self, name: str, value: str, *, allowed_hosts: list[str] | None = None) -> Secret:
+    def put(
+        self, name: str, value: str, *, allowed_hosts: builtins.list[str] | None = None
+    ) -> Secret:
         """Store or replace a secret; a replacement without `allowed_hosts` keeps them."""
         body: dict[str, object] = {"value": value}
         if allowed_hosts is not None:

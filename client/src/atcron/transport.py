@@ -60,7 +60,7 @@ class Transport:
             raise TransportError(f"{method} {url}: {exc}") from exc
         return _checked(method, url, answer)
 
-    def pages(self, path: str, params: dict[str, Any] | None = None) -> Iterator[dict]:
+    def pages(self, path: str, params: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
         """Every item of a paginated list, fetching the next page only when reached."""
         answer = self.request("GET", path, params=params)
         while True:

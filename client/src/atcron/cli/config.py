@@ -37,11 +37,11 @@ def file_settings(args: Namespace) -> dict[str, str]:
         raise ConfigError(f"config file {path}: {exc}") from exc
     profile = getattr(args, "profile", None) or os.environ.get("ATCRON_PROFILE")
     if not profile:
-        return document
+        return {key: value for key, value in document.items() if isinstance(value, str)}
     profiles = document.get("profiles", {})
     if profile not in profiles:
         raise ConfigError(f"config file {path} has no [profiles.{profile}]")
-    return profiles[profile]
+    return {key: value for key, value in profiles[profile].items() if isinstance(value, str)}
 
 
 def credentials(args: Namespace) -> tuple[str, str]:

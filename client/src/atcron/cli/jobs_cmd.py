@@ -9,6 +9,7 @@ from atcron.cli.context import Context
 from atcron.cli.output import as_json, table
 from atcron.cli.parsing import Commands, list_flags
 from atcron.errors import ConfigError
+from atcron.models import Job
 
 
 def register(commands: Commands) -> None:
@@ -61,14 +62,14 @@ def dlq_discard(args: Namespace, ctx: Context) -> None:
     _each(ctx, [ctx.client.dlq.discard(job_id) for job_id in args.ids])
 
 
-def _each(ctx: Context, jobs: list) -> None:
+def _each(ctx: Context, jobs: list[Job]) -> None:
     as_json(jobs) if ctx.json else table(jobs, columns.JOB)
 
 
 def _ids(args: Namespace) -> list[str]:
     if not args.ids:
         raise ConfigError("name the dead jobs (ID ...) or pass --task")
-    return args.ids
+    return list(args.ids)
 
 
 def _page(args: Namespace) -> int | None:

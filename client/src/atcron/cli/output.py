@@ -64,7 +64,7 @@ def _plain(value: object) -> object:
 
 def limited(items: Iterable[Any], limit: int | None) -> tuple[list[Any], bool]:
     """At most `limit` items (None: all), and whether more were left."""
-    taken = []
+    taken: list[Any] = []
     for item in items:
         if limit is not None and len(taken) == limit:
             return taken, True

@@ -38,7 +38,7 @@ class Commands:
         return Commands(inner)
 
     def command(self, name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
-        parser = self._subparsers.add_parser(
+        parser: argparse.ArgumentParser = self._subparsers.add_parser(
             name, help=help_text, description=help_text, parents=[self._flags]
         )
         parser.set_defaults(handler=handler)
