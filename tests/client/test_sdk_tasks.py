@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 from itertools import islice
 
 import pytest
-from atcron import ApiError, Job, Task
+from atcron import ApiError, Client, Job, Task
 
 from tests.conftest import PUBLIC_URL
 
@@ -38,9 +38,7 @@ def test_the_list_is_lazy_and_filters_by_status_and_label(sdk):
     kept = sdk.tasks.create(nightly(labels={"team": "billing"}))
     sdk.tasks.create(nightly(labels={"team": "crm"}))
     paused = sdk.tasks.pause(sdk.tasks.create(nightly(labels={"team": "billing"})).id)
-    assert [t.id for t in sdk.tasks.list(labels={"team": "billing"}, status="active")] == [
-        kept.id
-    ]
+    assert [t.id for t in sdk.tasks.list(labels={"team": "billing"}, status="active")] == [kept.id]
     assert [t.id for t in islice(sdk.tasks.list(status="paused", page_size=1), 1)] == [paused.id]
 
 
@@ -107,3 +105,24 @@ def test_the_list_filters_by_name(sdk):
     wanted = sdk.tasks.create(nightly(name="export"))
     sdk.tasks.create(nightly(name="import"))
     assert [task.id for task in sdk.tasks.list(name="export")] == [wanted.id]
+
+
+@pytest.fixture
+def one_creation_a_second(tenant):
+    tenant.create_rate, tenant.create_burst = 1, 1
+    tenant.save()
+
+
+def test_a_rate_limited_create_is_sent_again_after_its_retry_after(sdk, one_creation_a_second):
+    sdk.tasks.create(nightly(name="first"))
+    assert sdk.tasks.create(nightly(name="second")).name == "second"
+
+
+def test_without_retries_a_rate_limited_create_raises_with_retry_after(
+    base_url, token, one_creation_a_second
+):
+    with Client(base_url, token, retries=0) as client:
+        client.tasks.create(nightly(name="first"))
+        with pytest.raises(ApiError) as refused:
+            client.tasks.create(nightly(name="second"))
+    assert refused.value.status == 429 and refused.value.headers["Retry-After"] == "1"

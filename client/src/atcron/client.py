@@ -11,15 +11,23 @@ from atcron.jobs import DlqApi, JobsApi
 from atcron.models import ApplyResult
 from atcron.secrets import SecretsApi, SigningSecretApi
 from atcron.tasks import TasksApi
-from atcron.transport import DEFAULT_TIMEOUT, Transport
+from atcron.transport import DEFAULT_RETRIES, DEFAULT_TIMEOUT, Transport
 
 
 class Client:
     """`Client("https://cron.example.com", "acs_...")`; the key may be an API key or a JWT
-    (both are sent as `Authorization: Bearer`)."""
+    (both are sent as `Authorization: Bearer`). A 429 or 503 with a Retry-After of up to a
+    minute is sent again after it, up to `retries` times."""
 
-    def __init__(self, url: str, key: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.transport = Transport(url, key, timeout=timeout)
+    def __init__(
+        self,
+        url: str,
+        key: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+    ) -> None:
+        self.transport = Transport(url, key, timeout=timeout, retries=retries)
         self.tasks = TasksApi(self.transport)
         self.jobs = JobsApi(self.transport)
         self.dlq = DlqApi(self.transport)

@@ -4,6 +4,7 @@ cursor pages followed through their `next` links."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime
 from typing import Any
@@ -14,6 +15,10 @@ from atcron import __version__
 from atcron.errors import ApiError, TransportError
 
 DEFAULT_TIMEOUT = 30.0
+DEFAULT_RETRIES = 2
+# A 429 or 503 is a request the API did not carry out: sent again after its Retry-After,
+# unless that is longer than this (then the caller hears of it at once).
+MAX_RETRY_WAIT = 60.0
 
 
 class Response:
@@ -30,9 +35,17 @@ class Response:
 
 
 class Transport:
-    def __init__(self, url: str, key: str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        url: str,
+        key: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        retries: int = DEFAULT_RETRIES,
+    ) -> None:
         self.base = url.rstrip("/")
         self.timeout = timeout
+        self.retries = retries
         self.session = requests.Session()
         self.session.headers["Authorization"] = f"Bearer {key}"
         self.session.headers["User-Agent"] = f"atcron-python/{__version__}"
@@ -46,6 +59,24 @@ class Transport:
         json_body: Any = None,
         params: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
+    ) -> Response:
+        for tries_left in range(self.retries, -1, -1):
+            try:
+                return self._once(method, path, json_body, params, headers)
+            except ApiError as exc:
+                wait = _retry_wait(exc)
+                if not tries_left or wait is None:
+                    raise
+                time.sleep(wait)
+        raise AssertionError("unreachable")
+
+    def _once(
+        self,
+        method: str,
+        path: str,
+        json_body: Any,
+        params: dict[str, Any] | None,
+        headers: dict[str, str] | None,
     ) -> Response:
         url = path if path.startswith("http") else f"{self.base}{path}"
         data = None if json_body is None else encode_json(json_body)
@@ -89,6 +120,15 @@ def _params(params: dict[str, Any] | None) -> list[tuple[str, str]]:
             if item is not None:
                 pairs.append((name, str(item)))
     return pairs
+
+
+def _retry_wait(error: ApiError) -> float | None:
+    if error.status not in (429, 503):
+        return None
+    raw = {name.lower(): value for name, value in error.headers.items()}.get("retry-after", "")
+    if not raw.isdigit() or float(raw) > MAX_RETRY_WAIT:
+        return None
+    return float(raw)
 
 
 def _checked(method: str, url: str, answer: requests.Response) -> Response:
