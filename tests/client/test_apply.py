@@ -22,7 +22,7 @@ tasks:
 """
 
 
-def test_applying_a_file_twice_creates_then_replaces_the_same_tasks(sdk, tmp_path):
+def test_applying_a_file_twice_creates_the_tasks_then_changes_nothing(sdk, tmp_path):
     path = write(tmp_path / "tasks.yaml", TASKS)
     first = sdk.apply(path)
     second = sdk.apply(path)
@@ -31,10 +31,12 @@ def test_applying_a_file_twice_creates_then_replaces_the_same_tasks(sdk, tmp_pat
         ("new-year", "created"),
     ]
     assert [(r.name, r.action) for r in second] == [
-        ("nightly-report", "replaced"),
-        ("new-year", "replaced"),
+        ("nightly-report", "unchanged"),
+        ("new-year", "unchanged"),
     ]
-    assert [r.task.id for r in second] == [r.task.id for r in first]
+    assert [(r.task.id, r.task.version) for r in second] == [
+        (r.task.id, r.task.version) for r in first
+    ]
     assert sorted(task.name for task in sdk.tasks.list()) == ["new-year", "nightly-report"]
 
 
@@ -49,10 +51,11 @@ def test_an_applied_file_sets_every_field_it_names(sdk, tmp_path):
     assert one_off.task.raw["run_at"] == "2030-01-01T00:00:00Z"
 
 
-def test_a_changed_file_replaces_the_task_in_place(sdk, tmp_path):
+def test_a_changed_task_is_updated_in_place(sdk):
     (first,) = sdk.apply_tasks([{"name": "poll", "interval_seconds": 60, "url": PUBLIC_URL}])
     (second,) = sdk.apply_tasks([{"name": "poll", "interval_seconds": 90, "url": PUBLIC_URL}])
-    assert second.task.id == first.task.id and second.task.interval_seconds == 90
+    assert (second.action, second.task.id) == ("updated", first.task.id)
+    assert second.task.interval_seconds == 90
 
 
 @pytest.mark.parametrize(

@@ -40,7 +40,7 @@ def dead_job(sdk, tenant) -> str:
     return str(row.id)
 
 
-def test_apply_twice_creates_then_replaces(cli, env, tmp_path):
+def test_apply_twice_creates_then_leaves_unchanged(cli, env, tmp_path):
     path = write(
         tmp_path / "tasks.yaml", f"- {{name: poll, interval_seconds: 60, url: {PUBLIC_URL}}}\n"
     )
@@ -49,7 +49,7 @@ def test_apply_twice_creates_then_replaces(cli, env, tmp_path):
     assert first[0].split() == ["NAME", "ACTION", "ID", "VERSION"]
     assert first[1].split()[:2] == ["poll", "created"]
     assert [(r["name"], r["action"], r["task"]["id"]) for r in second] == [
-        ("poll", "replaced", first[1].split()[2])
+        ("poll", "unchanged", first[1].split()[2])
     ]
 
 

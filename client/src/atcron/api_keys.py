@@ -25,5 +25,12 @@ class ApiKeysApi:
         for item in self._http.pages("/v1/api-keys", {"limit": page_size}):
             yield ApiKey.from_json(item)
 
+    def get(self, key_id: str) -> ApiKey:
+        return ApiKey.from_json(self._http.request("GET", _path(key_id)).body)
+
     def revoke(self, key_id: str) -> None:
-        self._http.request("DELETE", f"/v1/api-keys/{quote(key_id, safe='')}")
+        self._http.request("DELETE", _path(key_id))
+
+
+def _path(key_id: str) -> str:
+    return f"/v1/api-keys/{quote(key_id, safe='')}"

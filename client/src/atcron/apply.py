@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from atcron.errors import ConfigError
+from atcron.errors import ApiError, ConfigError
 from atcron.models import ApplyResult
 from atcron.tasks import TasksApi
 
@@ -42,11 +42,26 @@ def load_tasks(path: Path) -> list[dict[str, Any]]:
 
 
 def apply_tasks(api: TasksApi, tasks: list[dict[str, Any]]) -> list[ApplyResult]:
-    results = []
-    for task in tasks:
-        saved, created = api.put_by_name(task["name"], task)
-        results.append(ApplyResult(task["name"], "created" if created else "replaced", saved))
-    return results
+    return [apply_task(api, task) for task in tasks]
+
+
+def apply_task(api: TasksApi, task: dict[str, Any]) -> ApplyResult:
+    before = _version_of(api, task["name"])
+    saved, created = api.put_by_name(task["name"], task)
+    if created:
+        return ApplyResult(task["name"], "created", saved)
+    return ApplyResult(task["name"], "unchanged" if saved.version == before else "updated", saved)
+
+
+def _version_of(api: TasksApi, name: str) -> int | None:
+    """The version before the write, to tell an update from a repeat (None: no such task;
+    several of the name are the PUT's own 409)."""
+    try:
+        return api.get_by_name(name).version
+    except ApiError as exc:
+        if exc.status in (404, 409):
+            return None
+        raise
 
 
 def apply_file(api: TasksApi, path: Path) -> list[ApplyResult]:

@@ -104,12 +104,14 @@ class ApiKey(Record):
     created_at: datetime
     expires_at: datetime | None
     last_used_at: datetime | None
+    revoked_at: datetime | None
     key: str | None  # the whole key: in the answer to its creation only
 
 
 @dataclass(frozen=True)
 class ApplyResult:
-    """One task of an applied file: `created` (201) or `replaced` (200)."""
+    """One task of an applied file: `created`, `updated`, or `unchanged` (the same body
+    again: the server saved nothing, its version did not move)."""
 
     name: str
     action: str

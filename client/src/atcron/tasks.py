@@ -65,11 +65,15 @@ class TasksApi:
         answer = self._http.request("POST", _path(task_id, "run"), headers=headers)
         return Job.from_json(answer.body)
 
+    def get_by_name(self, name: str) -> Task:
+        """The task of that name (404 if none, 409 if several share it)."""
+        return _task(self._http.request("GET", _by_name(name)))
+
     def put_by_name(self, name: str, task: dict[str, Any]) -> tuple[Task, bool]:
-        """Create or replace the task of that name; True when it was created."""
+        """Create or replace the task of that name (a full task: a field left out goes back
+        to its default); True when it was created."""
         body = {key: value for key, value in task.items() if key != "name"}
-        path = f"/v1/tasks/by-name/{quote(name, safe='')}"
-        answer = self._http.request("PUT", path, json_body=body)
+        answer = self._http.request("PUT", _by_name(name), json_body=body)
         return _task(answer), answer.status == 201
 
     def jobs(self, task_id: str, *, page_size: int | None = None) -> Iterator[Job]:
@@ -88,6 +92,10 @@ def _task(answer: Response) -> Task:
 def _path(task_id: str, action: str = "") -> str:
     path = f"/v1/tasks/{quote(task_id, safe='')}"
     return f"{path}/{action}" if action else path
+
+
+def _by_name(name: str) -> str:
+    return f"/v1/tasks/by-name/{quote(name, safe='')}"
 
 
 def _if_match(version: int) -> dict[str, str]:
