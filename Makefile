@@ -6,9 +6,9 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
+.PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -36,11 +36,12 @@ redis:
 
 # The whole suite on MariaDB and the real Cassandra, then the embedded mode's suites again on
 # SQLite; scripts/test_suite.sh starts (and afterwards stops) MariaDB, Redis and Cassandra.
-SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/history tests/audit tests/flows \
+SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/history tests/audit tests/flows tests/tenants \
 	tests/test_end_to_end.py \
 	tests/test_run_all.py tests/test_admin_dlq.py tests/test_admin_dlq_retry_all.py \
 	tests/test_admin_jobs.py tests/test_admin_dashboard.py tests/test_admin_log.py \
 	tests/test_admin_labels.py tests/test_admin_callback_jobs.py tests/test_admin_flows.py \
+	tests/console tests/test_admin_timeline.py tests/test_console_charts.py \
 	tests/test_embedded_sqlite.py tests/test_json_logs.py \
 	tests/client/test_sdk_tasks.py tests/client/test_cli.py
 
@@ -52,6 +53,10 @@ lint: $(STAMP)
 
 run: $(STAMP)
 	@PORT=$(PORT) PY=$(PY) scripts/run_embedded.sh
+
+# The first operator of the console (/admin/), on make run's database and keys (run/keys.env).
+admin: $(STAMP)
+	@PORT=$(PORT) $(PY) scripts/make_admin.py
 
 bench-scheduler: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scheduler_tick.py
@@ -103,6 +108,10 @@ bench-campaign: $(STAMP) mariadb nginx redis
 # Celery 5 + Redis (broker db 9, flushed before and after) and this project on the same burst.
 bench-peer: $(STAMP) mariadb nginx redis
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/peer.py --rounds 2
+
+# The result write with the console's per-minute counts against without, alternated.
+bench-result-write: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/result_write.py
 
 # Queue table layouts: MariaDB CPU per job over the whole row life, on scratch tables.
 bench-layouts: $(STAMP) mariadb

@@ -24,6 +24,8 @@ ACTIONS = {
     "flow.resume": "POST /v1/flows/{key}/resume",
     "flow.close_circuit": "the console: the circuit closed by hand {circuit_state, failures}",
     "flow.delete": "DELETE /v1/flows/{key}: its settings and the jobs it let go",
+    "api_key.create": "POST /v1/api-keys: name, scope, prefix, expires_at (never the key)",
+    "api_key.revoke": "DELETE /v1/api-keys/{id}, or the console: name, prefix",
     # Console and operator commands only.
     "job.discard": "a dead job discarded from the dead letter queue",
     "dlq.retry_all": "retry all matching: the tenant's count of dead jobs matched",

@@ -56,8 +56,10 @@ def operator(username: str) -> str:
 
 
 def token_actor(request) -> str:
-    """The actor of a tenant's API call: its token's id (`jti`)."""
+    """The actor of a tenant's API call: its token's id (`jti`), or `api_key:<id>`."""
     token = getattr(request, "auth", None)
+    if isinstance(actor := getattr(token, "audit_actor", None), str):
+        return actor
     jti = token.get("jti") if token is not None and hasattr(token, "get") else None
     return str(jti) if jti else "token:unknown"
 

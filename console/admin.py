@@ -3,11 +3,13 @@
 from django.contrib import admin
 
 from console import (  # noqa: F401 - they register themselves
+    api_key_admin,
     audit_admin,
     dlq_admin,
     flow_admin,
     job_admin,
     task_admin,
+    tenant_admin,
 )
 from console.login_throttle import ThrottledLoginForm
 

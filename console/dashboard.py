@@ -1,6 +1,8 @@
 """What the operators' dashboard shows, each figure read from the queue's wake index: the
-queue by status and priority, due but unclaimed jobs, recent deaths; each process's last
-heartbeat; and the flows whose circuit is open or half-open."""
+queue by status and priority, due but unclaimed jobs, recent deaths, the age of the oldest
+due job per priority; the attempts and start delays of the last hour and day (from the
+per-minute counts); each process's last heartbeat; and the flows whose circuit is open or
+half-open."""
 
 from __future__ import annotations
 
@@ -9,10 +11,13 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from console.charts import Chart
+from console.timeline import timeline_charts
 from execution.metrics import read_queue
 from execution.models import ProcessHeartbeat
 from flows.models import CircuitState, Flow
 from jobs.models import Job, JobStatus
+from jobs.oldest_due import oldest_due_ages
 
 PROCESSES = ("scheduler", "executor", "reconciler", "archiver")
 # A process whose last good turn is older than this is shown as late.
@@ -38,6 +43,8 @@ class Dashboard:
     dead_last_day: int
     heartbeats: list[Heartbeat]
     open_circuits: list[Flow]
+    oldest_due: dict[int, float]  # priority -> seconds its oldest due job has waited
+    charts: list[Chart]
 
     @property
     def priorities(self) -> list[int]:
@@ -58,6 +65,8 @@ def read_dashboard() -> Dashboard:
         dead_last_day=_dead_since(now - timedelta(days=1)),
         heartbeats=read_heartbeats(now),
         open_circuits=read_open_circuits(),
+        oldest_due=oldest_due_ages(now),
+        charts=timeline_charts(now),
     )
 
 

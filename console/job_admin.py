@@ -16,6 +16,7 @@ from django.urls import path
 
 from audit.record import staff_actor
 from console.actions import Step, apply_each
+from console.archived_job_page import ArchivedJobs
 from console.callback_jobs import callback_target, with_callback_origin
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
@@ -178,7 +179,7 @@ def logged_as(use_case: JobUseCase) -> str:
 
 
 @admin.register(Job)
-class JobAdmin(QueueAdmin):
+class JobAdmin(ArchivedJobs, QueueAdmin):
     list_display = [
         "job_id",
         "tenant_name",

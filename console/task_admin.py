@@ -19,8 +19,10 @@ from console.filters import TenantFilter
 from console.labels_display import LabelsShown
 from console.paging import CappedPaginator
 from console.schedule_limits import schedule_limits
+from console.task_archive_page import ArchivedRuns
 from console.task_buttons import TaskButtons, versioned
 from console.task_ledger import ledger_html
+from console.task_timing import TaskTiming
 from jobs.run_now import task_run_now
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
 from tasks.models import Task
@@ -28,7 +30,9 @@ from tasks.services import task_delete, task_pause, task_resume
 
 
 @admin.register(Task)
-class TaskAdmin(LabelsShown, TaskButtons, RefuseUnofferedActions, admin.ModelAdmin):
+class TaskAdmin(
+    LabelsShown, TaskTiming, ArchivedRuns, TaskButtons, RefuseUnofferedActions, admin.ModelAdmin
+):
     list_display = [
         "task_id",
         "name",
@@ -37,6 +41,9 @@ class TaskAdmin(LabelsShown, TaskButtons, RefuseUnofferedActions, admin.ModelAdm
         "status",
         "priority",
         "next_run_at",
+        "last_run",
+        "last_result",
+        "run_count",
         "jobs",
     ]
     list_display_links = ["task_id", "name"]

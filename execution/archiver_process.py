@@ -1,6 +1,6 @@
 """The archiver process: finished jobs and closed skipped-run ledger entries move to the
-history store; old history, finished tasks, run now keys and audit entries past their
-retention are purged."""
+history store; old history, finished tasks, run now keys, audit entries and per-minute
+counts past their retention are purged."""
 
 from datetime import timedelta
 
@@ -13,6 +13,7 @@ from history.records import HistoryUnavailable
 from history.sql_store import SqlHistoryStore
 from history.stores import close_history_stores, history_store
 from jobs.archive import archive_batch
+from jobs.minute_purge import purge_minute_counts
 from jobs.skip_archive import archive_skips
 from jobs.storage_purge import StoragePurge
 
@@ -42,9 +43,10 @@ class ArchiverProcess(LoopProcess):
         # Every turn, in bounded batches: a tenant's churn of tasks may outrun a rarer round.
         tasks, keys = self.storage_purge.run()
         audit = self.audit_retention.run()
+        minutes = purge_minute_counts(now=timezone.now(), batch_size=self.batch_size)
         self.logger.info(
             "archive written=%d deleted=%d skips_written=%d skips_deleted=%d purged=%d"
-            " tasks_purged=%d run_now_keys_purged=%d audit_purged=%d",
+            " tasks_purged=%d run_now_keys_purged=%d audit_purged=%d minute_counts_purged=%d",
             written,
             deleted,
             skips_written,
@@ -53,6 +55,7 @@ class ArchiverProcess(LoopProcess):
             tasks,
             keys,
             audit,
+            minutes,
         )
         # Deleted counts the callbacks too (dropped, never written): a batch full of them is
         # a backlog as much as one full of runs.

@@ -204,14 +204,10 @@ class CallPool:
             response_raw=outcome.response_raw,
             flow_failed=outcome.destination_failed if job.flow_id is not None else None,
         )
-        metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
+        metrics.count_attempt(job.tenant_id, result.status)
         self.on_result(self.outbox.add_result(result))
 
 
 def _no_call(error: str) -> CallOutcome:
     """An attempt that failed before any request was sent."""
     return CallOutcome(False, None, error, None, 0, None, datetime.now(UTC))
-
-
-def outcome_label(status: str) -> str:
-    return {"succeeded": "succeeded", "dead": "dead", "cancelled": "cancelled"}.get(status, "retry")

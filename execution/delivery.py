@@ -19,6 +19,7 @@ from email.utils import parsedate_to_datetime
 import aiohttp
 
 from execution.egress import guarded_socket_factory, is_refusal
+from execution.metrics import CONNECTION_ERROR, TIMEOUT, count_call, status_class
 from execution.response_body import ACCEPT_ENCODING, read_body_start
 from execution.signing import signature_headers
 from jobs.queue import ClaimedJob
@@ -172,12 +173,15 @@ class Delivery:
             async with asyncio.timeout(job.timeout_seconds):
                 status, raw, retry_after = await self._send(job, headers)
         except TimeoutError:
+            count_call(job.tenant_id, TIMEOUT, time.monotonic() - started)
             error = f"timed out after {job.timeout_seconds}s"
             return _failed(started, sent_at, error, destination_failed=True)
         except (aiohttp.ClientError, OSError, ValueError) as exc:
-            if is_refusal(exc):
+            if is_refusal(exc):  # refused here: no call left this process
                 return _failed(started, sent_at, REFUSED)
+            count_call(job.tenant_id, CONNECTION_ERROR, time.monotonic() - started)
             return _failed(started, sent_at, _describe(exc), destination_failed=True)
+        count_call(job.tenant_id, status_class(status), time.monotonic() - started)
         return CallOutcome(
             succeeded=200 <= status < 300,
             http_status=status,

@@ -10,7 +10,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from execution import metrics
-from execution.call_pool import CallPool, outcome_label
+from execution.call_pool import CallPool
 from execution.executor_outbox import Outbox
 from execution.flow_pace import FlowPace
 from execution.held_job import HeldJob
@@ -161,7 +161,7 @@ class Timers:
             result = JobResult(
                 job.key, job.attempt, JobStatus.CANCELLED, finished_at=now, error="task deleted"
             )
-            metrics.OUTCOMES.labels(job.tenant_id, outcome_label(result.status)).inc()
+            metrics.count_attempt(job.tenant_id, result.status)
             self.pool.on_result(self.outbox.add_result(result))
         else:
             self.outbox.give_back(job, JobStatus.HELD)

@@ -21,7 +21,9 @@ from prometheus_client import Counter, Gauge, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from execution.backlog_gauges import BacklogReading, backlog_families, read_backlog
 from execution.flow_gauges import FlowsReading, flow_families, read_flows
+from execution.tenant_label import label_values, with_tenant
 from scheduler_site.sqltools import datetime_param
 from tasks.skip_totals import read_skip_totals
 
@@ -31,8 +33,20 @@ START_DELAY = Histogram(
     ["priority"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300),
 )
-OUTCOMES = Counter(
-    "scheduler_job_outcomes_total", "Attempts by tenant and outcome.", ["tenant", "outcome"]
+ATTEMPTS = Counter(
+    "scheduler_attempts_total",
+    "Attempts by outcome: succeeded, retry, dead, cancelled (its task deleted before the call).",
+    with_tenant(["outcome"]),
+)
+CALLS = Counter(
+    "scheduler_calls_total",
+    "Calls sent, by what came back: 2xx, 3xx, 4xx, 5xx, timeout or connection_error.",
+    with_tenant(["status_class"]),
+)
+CALL_SECONDS = Histogram(
+    "scheduler_call_duration_seconds",
+    "Seconds from a call's start to its answer read (or its timeout, or its failed connection).",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
 )
 DROPPED_RESULTS = Counter(
     "scheduler_dropped_results_total", "Results that matched no row (stale attempts)."
@@ -61,6 +75,29 @@ def mark_healthy(process: str) -> None:
     LAST_SUCCESS.labels(process).set(time.time())
 
 
+def count_attempt(tenant_id: object, status: str) -> None:
+    """One attempt ended (or a claimed job was settled without one) with this job status."""
+    ATTEMPTS.labels(*label_values(tenant_id, outcome_label(status))).inc()
+
+
+def outcome_label(status: str) -> str:
+    return {"succeeded": "succeeded", "dead": "dead", "cancelled": "cancelled"}.get(status, "retry")
+
+
+# The classes of a call that got no answer; one that did is named for its status's hundred.
+TIMEOUT, CONNECTION_ERROR = "timeout", "connection_error"
+
+
+def status_class(status: int) -> str:
+    return f"{status // 100}xx"
+
+
+def count_call(tenant_id: object, klass: str, seconds: float) -> None:
+    """A call that left this process: what came back, and how long it took."""
+    CALLS.labels(*label_values(tenant_id, klass)).inc()
+    CALL_SECONDS.observe(seconds)
+
+
 @dataclass(frozen=True)
 class QueueReading:
     depth: list[tuple[str, int, int]]  # (status, priority, jobs)
@@ -68,22 +105,25 @@ class QueueReading:
     taken_at: float
     skipped_runs: list[tuple[str, int]] = ()  # (reason, runs ever recorded)
     flows: FlowsReading = FlowsReading([])
+    backlog: BacklogReading = BacklogReading()
 
 
 def read_queue() -> QueueReading:
-    """Queue depth by status and priority, pending jobs already due, the skip totals and
-    the flows' gauges."""
+    """Queue depth by status and priority, pending jobs already due, the skip totals, the
+    flows' gauges and the backlogs."""
+    now = timezone.now()
     with connection.cursor() as cursor:
         cursor.execute("SELECT status, priority, COUNT(*) FROM jobs GROUP BY status, priority")
         depth = [(status, priority, count) for status, priority, count in cursor.fetchall()]
         cursor.execute(
             "SELECT COUNT(*) FROM jobs WHERE status = 'pending' AND wake_at <= %s",
-            [datetime_param(timezone.now())],
+            [datetime_param(now)],
         )
         due = cursor.fetchone()[0]
         skipped = read_skip_totals(cursor)
         flows = read_flows(cursor)
-    return QueueReading(depth, due, time.time(), skipped, flows)
+        backlog = read_backlog(cursor, now)
+    return QueueReading(depth, due, time.time(), skipped, flows, backlog)
 
 
 class QueueCollector(Collector):
@@ -118,6 +158,7 @@ class QueueCollector(Collector):
             skipped.add_metric([reason], runs)
         yield skipped
         yield from flow_families(reading.flows)
+        yield from backlog_families(reading.backlog, reading.depth)
         yield GaugeMetricFamily(
             "scheduler_queue_reading_timestamp_seconds",
             "When the queue gauges were read from the database.",

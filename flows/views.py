@@ -14,7 +14,7 @@ from flows import selectors, services
 from flows.serializers import FlowInput, FlowOutput
 from scheduler_site.openapi import PAGE, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
-from scheduler_site.query_params import refuse_unknown_params
+from scheduler_site.query_params import NONE, PAGING
 
 FLOW_KEY = OpenApiParameter(
     "key",
@@ -32,6 +32,8 @@ def _flow_response(flow, status_code: int = status.HTTP_200_OK) -> Response:
 
 
 class FlowCollectionView(APIView):
+    known_query_params = {"GET": PAGING}
+
     @extend_schema(
         summary="The tenant's flows, by key",
         operation_id="flows_list",
@@ -39,7 +41,6 @@ class FlowCollectionView(APIView):
         responses={200: page_of(FlowOutput, "FlowPage"), **errors(400)},
     )
     def get(self, request: Request) -> Response:
-        refuse_unknown_params(request, {"cursor", "limit"})
         limit = page_limit(request)
         after = (decode_cursor(request) or {}).get("after")
         found = selectors.flow_list(tenant=request.user, after=after, limit=limit + 1)
@@ -50,6 +51,8 @@ class FlowCollectionView(APIView):
 
 @extend_schema(parameters=[FLOW_KEY])
 class FlowItemView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="One flow: its settings, pause, circuit, waiting and in-flight counts",
         operation_id="flows_get",

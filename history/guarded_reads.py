@@ -23,6 +23,16 @@ class GuardedReads:
             lambda: self._open_store().get(tenant_id=tenant_id, job_id=job_id)
         )
 
+    def find(self, *, job_id: uuid.UUID, tenant_ids: list[uuid.UUID]) -> HistoryRecord | None:
+        return self._breaker.call(
+            lambda: self._open_store().find(job_id=job_id, tenant_ids=tenant_ids)
+        )
+
+    def newest_runs(
+        self, *, tasks: list[tuple[uuid.UUID, uuid.UUID]]
+    ) -> dict[uuid.UUID, HistoryRecord]:
+        return self._breaker.call(lambda: self._open_store().newest_runs(tasks=tasks))
+
     def task_runs(
         self, *, tenant_id: uuid.UUID, task_id: uuid.UUID, before: RunCursor | None, limit: int
     ) -> list[HistoryRecord]:

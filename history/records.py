@@ -125,6 +125,16 @@ class HistoryStore(Protocol):
     def get(self, *, tenant_id: uuid.UUID, job_id: uuid.UUID) -> HistoryRecord | None:
         """One job of one tenant (another tenant's job is not found)."""
 
+    def find(self, *, job_id: uuid.UUID, tenant_ids: list[uuid.UUID]) -> HistoryRecord | None:
+        """One job by its id alone, for operators' pages. `tenant_ids`: every tenant that may
+        own it; a store keyed by tenant asks each, one keyed by the job's id needs none."""
+
+    def newest_runs(
+        self, *, tasks: list[tuple[uuid.UUID, uuid.UUID]]
+    ) -> dict[uuid.UUID, HistoryRecord]:
+        """The newest run of each (tenant, task) that has one, by task id: a page of the
+        console's task list in one batch."""
+
     def task_runs(
         self,
         *,

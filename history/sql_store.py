@@ -6,6 +6,7 @@ import uuid
 from datetime import datetime
 
 from django.db import DatabaseError
+from django.db.models import Max, Q
 
 from history import sql_skips
 from history.models import JobHistory
@@ -47,12 +48,37 @@ class SqlHistoryStore:
             raise HistoryUnavailable(f"history read failed: {exc}") from exc
         return _record(row) if row else None
 
+    def find(self, *, job_id: uuid.UUID, tenant_ids: list[uuid.UUID]) -> HistoryRecord | None:
+        try:  # the job's id is the table's key: no tenant is needed to find it
+            row = JobHistory.objects.filter(id=job_id).first()
+        except DatabaseError as exc:
+            raise HistoryUnavailable(f"history read failed: {exc}") from exc
+        return _record(row) if row else None
+
     def task_runs(
         self, *, tenant_id: uuid.UUID, task_id: uuid.UUID, before: RunCursor | None, limit: int
     ) -> list[HistoryRecord]:
         query = JobHistory.objects.filter(tenant_id=tenant_id, task_id=task_id)
         cursor = before.key() if before is not None else None
         return [_record(row) for row in newest_first(query, "scheduled_at", cursor, limit)]
+
+    def newest_runs(
+        self, *, tasks: list[tuple[uuid.UUID, uuid.UUID]]
+    ) -> dict[uuid.UUID, HistoryRecord]:
+        if not tasks:
+            return {}
+        query = JobHistory.objects.filter(
+            tenant_id__in={tenant for tenant, _ in tasks}, task_id__in={task for _, task in tasks}
+        )
+        try:  # the newest instant of each task, then its rows at that instant
+            newest = list(query.values("task_id").annotate(at=Max("scheduled_at")).order_by())
+            matches = Q(pk__in=[])
+            for row in newest:
+                matches |= Q(task_id=row["task_id"], scheduled_at=row["at"])
+            rows = list(query.filter(matches).order_by("scheduled_at", "id")) if newest else []
+        except DatabaseError as exc:
+            raise HistoryUnavailable(f"history read failed: {exc}") from exc
+        return {row.task_id: _record(row) for row in rows}  # the highest id wins a tie
 
     def purge(self, *, archived_before: datetime, batch_size: int) -> int:
         """Delete rows past the retention, one bounded batch at a time."""

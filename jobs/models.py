@@ -257,3 +257,47 @@ class FailureAlert(models.Model):
 
     def __str__(self) -> str:
         return f"failure alerts of task {self.task_id}"
+
+
+class MinuteCount(models.Model):
+    """Per-minute outcomes of the attempts, written by each executor in its result
+    transaction (jobs/queue/minute_counts.py) and read by the console's charts.
+
+    Keyed (tenant, minute, writer): each executor adds to rows of its own, so executors
+    never wait on each other's row locks; readers sum the writers. Start delays are kept as
+    counts in fixed buckets (jobs/minute_buckets.py), which add up across rows and minutes,
+    so a percentile over any window comes from the summed buckets. The tenant ALL_TENANTS
+    row holds every tenant's total, so the whole service's chart reads one row per minute
+    and writer whatever the number of tenants."""
+
+    pk = models.CompositePrimaryKey("tenant_id", "minute", "writer")
+    tenant_id = models.UUIDField()
+    minute = models.DateTimeField()  # the UTC minute the attempts started in
+    writer = models.PositiveIntegerField()  # a number of the executor (crc32 of its id)
+    delivered = models.PositiveIntegerField(default=0)  # attempts answered 2xx
+    failed = models.PositiveIntegerField(default=0)  # failed attempts left to retry
+    dead = models.PositiveIntegerField(default=0)  # failed attempts that were the last
+    # Attempts by start delay (started_at minus the time the attempt was due), one column
+    # per bucket of jobs/minute_buckets.py (each bucket from the previous bound up).
+    under_10ms = models.PositiveIntegerField(default=0)
+    under_25ms = models.PositiveIntegerField(default=0)
+    under_50ms = models.PositiveIntegerField(default=0)
+    under_100ms = models.PositiveIntegerField(default=0)
+    under_250ms = models.PositiveIntegerField(default=0)
+    under_500ms = models.PositiveIntegerField(default=0)
+    under_1s = models.PositiveIntegerField(default=0)
+    under_2500ms = models.PositiveIntegerField(default=0)
+    under_5s = models.PositiveIntegerField(default=0)
+    under_10s = models.PositiveIntegerField(default=0)
+    under_30s = models.PositiveIntegerField(default=0)
+    under_60s = models.PositiveIntegerField(default=0)
+    under_300s = models.PositiveIntegerField(default=0)
+    over_300s = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "minute_counts"
+        # The archiver's purge of old minutes (jobs/minute_purge.py).
+        indexes = [models.Index(fields=["minute"], name="minute_counts_minute_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.minute:%Y-%m-%d %H:%M} {self.tenant_id} ({self.writer})"

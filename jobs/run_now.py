@@ -20,7 +20,8 @@ from audit.record import record
 from history.records import HistoryRecord
 from jobs.models import Job, RunNowKey
 from jobs.selectors import job_get
-from scheduler_site.errors import Conflict, NotFound, Unprocessable
+from scheduler_site.errors import Conflict, NotFound, PreconditionFailed, Unprocessable
+from scheduler_site.preconditions import ANY_VERSION
 from tasks.critical_grant import job_priority
 from tasks.models import Task, TaskStatus, Tenant
 from tasks.overlap_job import forget_overlap_job
@@ -43,10 +44,15 @@ def run_instant(now: datetime, task: Task) -> datetime:
 
 
 def task_run_now(
-    *, tenant: Tenant, actor: str, task_id: uuid.UUID, idempotency_key: str | None = None
+    *,
+    tenant: Tenant,
+    actor: str,
+    task_id: uuid.UUID,
+    idempotency_key: str | None = None,
+    expected_version: int | None = ANY_VERSION,
 ) -> tuple[Job | HistoryRecord, bool]:
     """Create one pending job of the task due now; 404 unknown, 409 deleted or tenant
-    stopped, 429 rate.
+    stopped, 412 when `expected_version` (an If-Match sent) is not the task's, 429 rate.
 
     Returns the job and whether this call made it (False: a replay of the key's run).
     """
@@ -56,7 +62,7 @@ def task_run_now(
         return earlier, False
     take_creation_token(tenant)  # a run by hand costs what a creation costs
     try:
-        return _create(tenant, actor, task_id, idempotency_key), True
+        return _create(tenant, actor, task_id, idempotency_key, expected_version), True
     except IntegrityError:
         # Lost the race on UNIQUE (tenant_id, idempotency_key): answer with the winner's run.
         earlier = _replay(tenant, task_id, idempotency_key) if idempotency_key else None
@@ -66,7 +72,13 @@ def task_run_now(
 
 
 @transaction.atomic
-def _create(tenant: Tenant, actor: str, task_id: uuid.UUID, idempotency_key: str | None) -> Job:
+def _create(
+    tenant: Tenant,
+    actor: str,
+    task_id: uuid.UUID,
+    idempotency_key: str | None,
+    expected_version: int | None,
+) -> Job:
     # Locked like a delete locks it: a run asked for during a delete either comes before it
     # (and is cancelled with the others) or sees the task deleted.
     task = Task.objects.select_for_update().filter(id=task_id).first()
@@ -74,6 +86,10 @@ def _create(tenant: Tenant, actor: str, task_id: uuid.UUID, idempotency_key: str
         raise NotFound("task not found")  # purged since it was looked up (storage_purge)
     if task.status == TaskStatus.DELETED:
         raise Conflict("the task was deleted; it cannot run", code="task_deleted")
+    if expected_version is not ANY_VERSION and task.version != expected_version:
+        raise PreconditionFailed(
+            f"the task has changed: its version is {task.version}, not {expected_version}"
+        )
     forget_overlap_job([task.id])  # a run beside the one the tick remembers
     job = insert_run(task, run_instant(timezone.now(), task))
     if idempotency_key:

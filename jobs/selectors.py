@@ -29,7 +29,7 @@ def job_get(*, tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord:
     job = tenant_runs(tenant).filter(id=job_id).first()
     if job is not None:
         return job_record(job)
-    record = _archived_job(tenant, job_id)
+    record = archived_job(tenant, job_id)
     if record is None:
         raise NotFound("job not found")
     return record
@@ -39,13 +39,13 @@ def job_attempts(*, tenant: Tenant, job_id: uuid.UUID) -> list[AttemptRecord]:
     """Every call of one job, first first: from the queue's log, or kept in its history."""
     if tenant_runs(tenant).filter(id=job_id).exists():
         return attempts_for(job_id=job_id)
-    record = _archived_job(tenant, job_id)
+    record = archived_job(tenant, job_id)
     if record is None:
         raise NotFound("job not found")
     return list(record.attempts)
 
 
-def _archived_job(tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord | None:
+def archived_job(tenant: Tenant, job_id: uuid.UUID) -> HistoryRecord | None:
     try:
         return history_reader().get(tenant_id=tenant.id, job_id=job_id)
     except HistoryUnavailable as exc:
@@ -127,11 +127,14 @@ def dead_jobs(
     before_id: uuid.UUID | None,
     limit: int,
     labels: dict[str, str] | None = None,
+    task_id: uuid.UUID | None = None,
 ) -> list[Job]:
     """The tenant's dead letter queue, newest first: its dead rows are ranges of the wake
-    index (one per priority), sorted together by id."""
-    if labels:
-        return labelled_dead_jobs(tenant=tenant, before_id=before_id, limit=limit, labels=labels)
+    index (one per priority), sorted together by id; filtered, a scan of the tenant's dead."""
+    if labels or task_id is not None:
+        return labelled_dead_jobs(
+            tenant=tenant, before_id=before_id, limit=limit, labels=labels or {}, task_id=task_id
+        )
     before = uuid_param(before_id or MAX_ID)
     with connection.cursor() as cursor:
         rows = queue_engine().dead_letter_ids(cursor, uuid_param(tenant.id), before, limit)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("jobs/<str:job_id>/attempts", views.JobAttemptsView.as_view(), name="job-attempts"),
     path("jobs/<str:job_id>/retry", views.JobRetryView.as_view(), name="job-retry"),
     path("jobs/<str:job_id>/cancel", views.JobCancelView.as_view(), name="job-cancel"),
+    path("jobs/<str:job_id>/discard", views.JobDiscardView.as_view(), name="job-discard"),
     path("tasks/<str:task_id>/run", views.TaskRunNowView.as_view(), name="task-run-now"),
     path("tasks/<str:task_id>/backfill", TaskBackfillView.as_view(), name="task-backfill"),
     path("tasks/<str:task_id>/jobs", views.TaskRunsView.as_view(), name="task-runs"),

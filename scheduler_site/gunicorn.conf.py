@@ -10,6 +10,19 @@ worker_class = "gthread"
 timeout = 30
 graceful_timeout = 20
 accesslog = "-"
+# The API's request metrics, summed over the workers, on this port of 127.0.0.1 (0: off).
+api_metrics_port = int(os.environ.get("API_METRICS_PORT") or 0)
+api_metrics_address = os.environ.get("API_METRICS_ADDRESS") or "127.0.0.1"
+if api_metrics_port:
+    # Here, in the master, before any worker imports prometheus_client.
+    from scheduler_site.api_metrics_server import (
+        forget_worker,
+        prepare_folder,
+        remove_folder,
+        serve,
+    )
+
+    prepare_folder()
 
 
 def on_starting(server) -> None:
@@ -21,6 +34,21 @@ def on_starting(server) -> None:
             "creation rate limit would be kept per worker. Set CACHE_URL=redis://host:6379/0 "
             "(shared by every worker), or run one worker (GUNICORN_WORKERS=1 or --workers 1)"
         )
+
+
+def when_ready(server) -> None:
+    if api_metrics_port:
+        serve(api_metrics_port, api_metrics_address)
+
+
+def child_exit(server, worker) -> None:
+    if api_metrics_port:
+        forget_worker(worker.pid)
+
+
+def on_exit(server) -> None:
+    if api_metrics_port:
+        remove_folder()
 
 
 # LOG_FORMAT=json: gunicorn's own lines (start, stop, the access log) as JSON objects too,

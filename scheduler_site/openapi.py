@@ -44,8 +44,9 @@ class ErrorBody(serializers.Serializer):
 
 WHY = {
     400: "invalid request (`invalid`; `fields` names each bad field), or a Host not allowed",
-    401: "no token, or a bad, expired or revoked one",
-    403: "a quota is used up (`quota_exceeded`); `fields.quota` names it",
+    401: "no token or API key, or a bad, expired or revoked one",
+    403: "a quota is used up (`quota_exceeded`; `fields.quota` names it), or a `read` API key"
+    " asked for a change (`insufficient_scope`)",
     404: "unknown, or another tenant's",
     409: "the object is not in a state that allows this",
     412: "`If-Match` does not match the current version (`precondition_failed`)",
@@ -86,6 +87,8 @@ def etag_parameters(what: str, example: str, *, required: bool) -> tuple:
 
 
 ETAG, IF_MATCH = etag_parameters("task", "3", required=True)
+# Pause, resume, run now and the upsert by name: honoured when sent, never required.
+_, IF_MATCH_OPTIONAL = etag_parameters("task", "3", required=False)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     OpenApiTypes.STR,

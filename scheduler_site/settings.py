@@ -17,6 +17,7 @@ from scheduler_site.env import (
     env_nameservers,
     env_str,
 )
+from scheduler_site.version import VERSION
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -82,6 +83,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "scheduler_site.request_metrics.RequestMetricsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -126,8 +128,17 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["tasks.auth.TenantJWTAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An API key (`Bearer acs_...`) or else a JWT; a `read` key is refused every write, and
+    # unknown query parameters are refused on every route, as unknown body fields are.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "tenants.api_keys.auth.ApiKeyAuthentication",
+        "tasks.auth.TenantJWTAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "tenants.api_keys.scope.KeyScopeAllows",
+        "scheduler_site.known_query_params.KnownQueryParams",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
@@ -140,10 +151,11 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "at and cron as a service",
     "DESCRIPTION": (
         "Calls your HTTP endpoints once at an instant or on a cron expression. Every route "
-        "but the schema and the docs needs `Authorization: Bearer <token>`; every error is "
+        "but the schema and the docs needs `Authorization: Bearer <token>` (a JWT, or an API "
+        "key from `POST /v1/api-keys`); every error is "
         '`{"error": {"code", "message", "fields"?}}`.'
     ),
-    "VERSION": "1",
+    "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
     # The schema and the docs read no token: a stale one in Swagger UI must not lock it out.
     "SERVE_AUTHENTICATION": [],
@@ -157,6 +169,13 @@ SPECTACULAR_SETTINGS = {
         "JobStatusEnum": "jobs.models.JobStatus",
         "CircuitStateEnum": "flows.models.CircuitState",
     },
+    # After the enums: the operation ids first, as the examples of a route go by its id.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "scheduler_site.operation_ids.name_operations",
+        "scheduler_site.schema_examples.add_examples",
+        "scheduler_site.request_bodies.describe_request_bodies",
+    ],
 }
 
 # No token lives longer than this (issue_token refuses more; the API refuses such tokens).
@@ -291,3 +310,7 @@ LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)
 # earlier again: a pause committed just after a claim may carry a slightly older change
 # time (the API's clock, its transaction's length).
 EXECUTOR_STOPPED_LOOKBACK_SECONDS = env_int("EXECUTOR_STOPPED_LOOKBACK_SECONDS", 10, minimum=1)
+
+# Prometheus: label the attempts, calls and dead-job series by tenant id. Off by default:
+# each tenant costs series in every process (README, "Metrics and health").
+METRICS_TENANT_LABEL = env_bool("METRICS_TENANT_LABEL", False)

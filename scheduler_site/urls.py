@@ -4,10 +4,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from scheduler_site.readiness import readiness
+from scheduler_site.version import VERSION
 
 
 def health(request):
-    return JsonResponse({"status": "ok"})
+    return JsonResponse({"status": "ok", "version": VERSION})
 
 
 urlpatterns = [

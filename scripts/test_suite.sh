@@ -14,6 +14,8 @@ scripts/ensure_nginx.sh
 scripts/ensure_cassandra.sh
 scripts/ensure_chromium.sh
 scripts/ensure_faketime.sh
+scripts/ensure_promtool.sh >/dev/null  # built once (minutes), then cached: tests/deploy
+scripts/ensure_node.sh
 export CASSANDRA_HOSTS=127.0.0.1 CASSANDRA_PORT=${CASSANDRA_PORT:-9042}
 
 DATABASE_URL=${TEST_DATABASE_URL:-mysql://root:@127.0.0.1:3306/scheduler} \

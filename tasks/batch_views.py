@@ -24,11 +24,21 @@ class TaskBatchInput(StrictSerializer):
 class BatchTaskInput(TaskInput):
     """Only for the schema: a batch item is a task plus its own optional key (read_item)."""
 
-    idempotency_key = serializers.CharField(max_length=255, required=False)
+    idempotency_key = serializers.CharField(
+        max_length=255,
+        required=False,
+        help_text="this item's own `Idempotency-Key`: a repeat with the same task replays it",
+    )
 
 
 class BatchSchemaInput(StrictSerializer):
-    tasks = BatchTaskInput(many=True, min_length=1, max_length=MAX_BATCH)
+    tasks = BatchTaskInput(
+        many=True,
+        min_length=1,
+        max_length=MAX_BATCH,
+        help_text=f"1 to {MAX_BATCH} tasks as `POST /v1/tasks` takes them, each created or"
+        " refused on its own",
+    )
 
 
 class BatchItemOutput(serializers.Serializer):

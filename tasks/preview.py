@@ -50,7 +50,7 @@ def preview_schedule(
     run = _next(steps, now)
     while run is not None and len(runs) < limit:
         try:
-            runs.append(_marked(run, cron, timezone))
+            runs.append(marked_run(run, cron, timezone))
         except (OverflowError, ValueError):  # its local time is past year 9999: the end
             break
         run = _next(steps, run)
@@ -64,7 +64,7 @@ def _next(steps: Schedule, after: datetime) -> datetime | None:
         return None
 
 
-def _marked(run: datetime, cron: str | None, timezone: str) -> PreviewRun:
+def marked_run(run: datetime, cron: str | None, timezone: str) -> PreviewRun:
     local = run.astimezone(schedule.get_zone(timezone))
     if not cron:  # interval runs are elapsed time in UTC: no rule moves them
         return PreviewRun(run, local, None)

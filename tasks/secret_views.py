@@ -10,13 +10,18 @@ from rest_framework.views import APIView
 from audit.record import token_actor
 from scheduler_site.openapi import PAGE, SECRET_NAME, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
+from scheduler_site.query_params import NONE
 from tasks import secrets
 from tasks.secret_hosts import MAX_ALLOWED_HOSTS
 from tasks.serializers import StrictSerializer
 
 
 class SecretInput(StrictSerializer):
-    value = serializers.CharField(trim_whitespace=False)
+    value = serializers.CharField(
+        trim_whitespace=False,
+        help_text="the secret, stored encrypted and never shown again; sent as the"
+        " `Authorization` header of the calls of tasks naming it in `secret_ref`",
+    )
     # Required for a new secret; a replaced one keeps its hosts when this is left out.
     allowed_hosts = serializers.ListField(
         child=serializers.CharField(trim_whitespace=False),
@@ -54,6 +59,8 @@ class SecretCollectionView(APIView):
 
 @extend_schema(parameters=[SECRET_NAME])
 class SecretItemView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="Store a secret (encrypted at rest), or replace it",
         request=SecretInput,
@@ -80,6 +87,8 @@ class SecretItemView(APIView):
 
 class SigningSecretView(APIView):
     """The tenant's Standard Webhooks signing secret, to verify the calls it receives."""
+
+    known_query_params = NONE
 
     @extend_schema(
         summary="The Standard Webhooks signing secret of the calls",

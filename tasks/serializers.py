@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from flows.fields import FLOW_KEY_HELP, FlowKeyField
 from tasks.callback_docs import CALLBACK_EXAMPLES, CALLBACK_HELP
+from tasks.field_docs import FIELD_HELP as HELP
 from tasks.labels import MAX_LABELS, MAX_VALUE_LENGTH, checked_labels
 from tasks.models import HttpMethod, MisfirePolicy, OverlapPolicy, Task
 from tasks.rules import LIMITS
@@ -16,7 +17,9 @@ from tasks.schedule_docs import FIELD_HELP, TASK_EXAMPLES
 def bounded_integer(field: str) -> serializers.IntegerField:
     """An integer within the field's limits (tasks.rules), so the schema states them too."""
     low, high = LIMITS[field]
-    return serializers.IntegerField(required=False, min_value=low, max_value=high)
+    return serializers.IntegerField(
+        required=False, min_value=low, max_value=high, help_text=HELP[field]
+    )
 
 
 def callback_url(field: str) -> serializers.CharField:
@@ -99,7 +102,9 @@ class TaskInput(StrictSerializer):
     """A task's schedule is exactly one of cron, run_at, interval_seconds. A cron or
     interval task may have a window (starts_at, ends_at) and a run limit (max_runs)."""
 
-    name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    name = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, help_text=HELP["name"]
+    )
     cron = serializers.CharField(
         max_length=200,
         required=False,
@@ -107,26 +112,37 @@ class TaskInput(StrictSerializer):
         help_text="5-field cron in `timezone` (exactly one of cron, run_at, interval_seconds),"
         " e.g. `0 3 * * *`",
     )
-    timezone = serializers.CharField(max_length=64, required=False)
+    timezone = serializers.CharField(max_length=64, required=False, help_text=HELP["timezone"])
     run_at = AwareDateTimeField(
         required=False,
         allow_null=True,
         help_text="the one instant of a one-off task (exactly one of cron, run_at,"
         " interval_seconds), e.g. `2030-01-01T09:00:00Z`",
     )
-    url = serializers.CharField(max_length=2048, trim_whitespace=False)  # refused, not trimmed
-    method = serializers.ChoiceField(choices=HttpMethod.choices, required=False)
+    # Refused, not trimmed.
+    url = serializers.CharField(max_length=2048, trim_whitespace=False, help_text=HELP["url"])
+    method = serializers.ChoiceField(
+        choices=HttpMethod.choices, required=False, help_text=HELP["method"]
+    )
     # Kept exactly as given: DRF would trim header values silently.
     headers = serializers.DictField(
-        child=serializers.CharField(allow_blank=True, trim_whitespace=False), required=False
+        child=serializers.CharField(allow_blank=True, trim_whitespace=False),
+        required=False,
+        help_text=HELP["headers"],
     )
-    body = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
-    secret_ref = serializers.CharField(max_length=100, required=False, allow_null=True)
+    body = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False, help_text=HELP["body"]
+    )
+    secret_ref = serializers.CharField(
+        max_length=100, required=False, allow_null=True, help_text=HELP["secret_ref"]
+    )
     priority = bounded_integer("priority")
     timeout_seconds = bounded_integer("timeout_seconds")
     max_attempts = bounded_integer("max_attempts")
     backoff_base_seconds = bounded_integer("backoff_base_seconds")
-    misfire_policy = serializers.ChoiceField(choices=MisfirePolicy.choices, required=False)
+    misfire_policy = serializers.ChoiceField(
+        choices=MisfirePolicy.choices, required=False, help_text=HELP["misfire_policy"]
+    )
     interval_seconds = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -155,8 +171,10 @@ class TaskInput(StrictSerializer):
 
 
 class TaskPatchInput(TaskInput):
-    url = serializers.CharField(max_length=2048, required=False, trim_whitespace=False)
-    timezone = serializers.CharField(max_length=64, required=False)
+    url = serializers.CharField(
+        max_length=2048, required=False, trim_whitespace=False, help_text=HELP["url"]
+    )
+    timezone = serializers.CharField(max_length=64, required=False, help_text=HELP["timezone"])
 
 
 class TaskOutput(serializers.ModelSerializer):
@@ -197,7 +215,9 @@ class TaskOutput(serializers.ModelSerializer):
         ]
         extra_kwargs = {
             name: {"help_text": text}
-            for name, text in (FIELD_HELP | CALLBACK_HELP | {"flow_key": FLOW_KEY_HELP}).items()
+            for name, text in (
+                HELP | FIELD_HELP | CALLBACK_HELP | {"flow_key": FLOW_KEY_HELP}
+            ).items()
         }
 
     labels = LabelsField(read_only=True)

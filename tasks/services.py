@@ -34,6 +34,7 @@ from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed, task_has_waiting_jobs
+from tasks.task_names import with_name
 from tasks.timing import ONE_MICROSECOND, schedule_of
 
 EDITABLE_FIELDS = (
@@ -208,11 +209,7 @@ def task_create(
     )
     try:
         with transaction.atomic():
-            check_task_quota(tenant)
-            task.save(force_insert=True)
-            if task.flow_key:
-                mark_tenant_uses_flows(tenant)
-            _record(task, actor, "task.create", fields_of(task, data))
+            task_insert(tenant=tenant, actor=actor, task=task, data=data)
     except QuotaExceeded:
         give_back_creation_tokens(tenant, 1)
         raise
@@ -224,6 +221,15 @@ def task_create(
         winner = Task.objects.get(tenant=tenant, idempotency_key=idempotency_key)
         return task_replay(winner, request_hash), False
     return task, True
+
+
+def task_insert(*, tenant: Tenant, actor: str, task: Task, data: dict) -> None:
+    """Save a prepared task in the caller's transaction, within the quota, audited."""
+    check_task_quota(tenant)
+    task.save(force_insert=True)
+    if task.flow_key:
+        mark_tenant_uses_flows(tenant)
+    _record(task, actor, "task.create", fields_of(task, data))
 
 
 def task_replay(task: Task, request_hash: str) -> Task:
@@ -258,10 +264,14 @@ def task_list(
     limit: int,
     status: str | None = None,
     labels: dict[str, str] | None = None,
+    name: str | None = None,
 ) -> list[Task]:
-    """The tenant's tasks, newest first, starting after the cursor id, holding `labels`."""
+    """The tenant's tasks, newest first, starting after the cursor id, holding `labels`,
+    of exactly `name` when given."""
     query = Task.objects.filter(tenant=tenant).exclude(status=TaskStatus.DELETED)
     query = with_labels(query, labels or {})
+    if name is not None:
+        query = with_name(query, name)
     if status:
         query = query.filter(status=status)
     if after_id is not None:
@@ -296,8 +306,16 @@ def _save_edit(task: Task, fields: list[str]) -> Task:
 
 @transaction.atomic
 def task_update(
-    *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None, changes: dict
+    *,
+    tenant: Tenant,
+    actor: str,
+    task_id: uuid.UUID,
+    expected_version: int | None,
+    changes: dict,
+    keep_version_if_unchanged: bool = False,
 ) -> Task:
+    """Apply `changes` to the task; with `keep_version_if_unchanged` (the upsert by name), a
+    change that changes no field saves nothing, so a declarative sync applied twice is a no-op."""
     task = _locked_for_edit(tenant, task_id, expected_version)
     values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
     before = fields_of(task, {*values, *changes})
@@ -324,6 +342,8 @@ def task_update(
     if changes.get("flow_key"):
         mark_tenant_uses_flows(tenant)
     changed = field_changes(before, fields_of(task, before))
+    if not changed and keep_version_if_unchanged:
+        return task
     if changed:  # a PATCH that changes no field leaves no entry
         _record(task, actor, "task.update", changed)
     return _save_edit(task, fields)

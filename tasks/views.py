@@ -18,6 +18,7 @@ from scheduler_site.openapi import (
     IDEMPOTENCY_KEY,
     IDEMPOTENT_REPLAYED,
     IF_MATCH,
+    IF_MATCH_OPTIONAL,
     LOCATION,
     PAGE,
     RETRY_AFTER,
@@ -26,8 +27,8 @@ from scheduler_site.openapi import (
     page_of,
 )
 from scheduler_site.pagination import bad_cursor, decode_cursor, page_limit, page_response
-from scheduler_site.preconditions import expected_version, with_etag
-from scheduler_site.query_params import label_params, refuse_unknown_params
+from scheduler_site.preconditions import expected_version, optional_expected_version, with_etag
+from scheduler_site.query_params import NONE, label_params
 from tasks import services
 from tasks.callback_body_docs import TASK_CALLBACKS
 from tasks.label_filters import parse_labels
@@ -43,6 +44,11 @@ LABEL_FILTER = OpenApiParameter(
     many=True,
     explode=True,
     description="`key:value`, e.g. `env:prod`; repeat it and every one must match",
+)
+
+
+NAME_FILTER = OpenApiParameter(
+    "name", str, description="only the tasks of exactly this name (case and spaces count)"
 )
 
 
@@ -76,6 +82,8 @@ def request_hash(data: object) -> str:
 
 
 class TaskCollectionView(APIView):
+    known_query_params = {"GET": {"cursor", "limit", "status", "label", "name"}}
+
     @extend_schema(
         summary="Create a task",
         request=TaskInput,
@@ -107,11 +115,10 @@ class TaskCollectionView(APIView):
     @extend_schema(
         summary="The tenant's tasks, newest first",
         operation_id="tasks_list",
-        parameters=[*PAGE, STATUS_FILTER, LABEL_FILTER],
+        parameters=[*PAGE, STATUS_FILTER, LABEL_FILTER, NAME_FILTER],
         responses={200: TASK_PAGE, **errors(400)},
     )
     def get(self, request: Request) -> Response:
-        refuse_unknown_params(request, {"cursor", "limit", "status", "label"})
         labels = parse_labels(label_params(request))
         position = decode_cursor(request) or {}
         limit = page_limit(request)
@@ -125,6 +132,7 @@ class TaskCollectionView(APIView):
             limit=limit + 1,
             status=status_filter,
             labels=labels,
+            name=request.query_params.get("name"),
         )
         next_position = {"after": str(tasks[limit - 1].id)} if len(tasks) > limit else None
         return page_response(request, TaskOutput(tasks[:limit], many=True).data, next_position)
@@ -141,6 +149,8 @@ def parse_cursor_id(raw: object) -> uuid.UUID | None:
 
 @extend_schema(parameters=[TASK_ID])
 class TaskItemView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="One task, with its version in ETag",
         parameters=[ETAG],
@@ -192,10 +202,10 @@ class TaskItemView(APIView):
 @extend_schema(parameters=[TASK_ID])
 class TaskPauseView(APIView):
     @extend_schema(
-        summary="Pause: no runs, waiting jobs held, until resumed",
+        summary="Pause: no runs, waiting jobs held, until resumed (If-Match honoured, not needed)",
         request=None,
-        parameters=[IF_MATCH, ETAG],
-        responses={200: TaskOutput, **errors(404, 409, 412, 428)},
+        parameters=[IF_MATCH_OPTIONAL, ETAG],
+        responses={200: TaskOutput, **errors(404, 409, 412)},
     )
     def post(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
@@ -204,7 +214,7 @@ class TaskPauseView(APIView):
             tenant=request.user,
             actor=token_actor(request),
             task_id=parsed_id,
-            expected_version=expected_version(request),
+            expected_version=optional_expected_version(request, "task"),
         )
         return _task_response(task)
 
@@ -212,10 +222,10 @@ class TaskPauseView(APIView):
 @extend_schema(parameters=[TASK_ID])
 class TaskResumeView(APIView):
     @extend_schema(
-        summary="Resume at the next future run; held jobs go on",
+        summary="Resume at the next future run; held jobs go on (If-Match honoured, not needed)",
         request=None,
-        parameters=[IF_MATCH, ETAG],
-        responses={200: TaskOutput, **errors(404, 409, 412, 428)},
+        parameters=[IF_MATCH_OPTIONAL, ETAG],
+        responses={200: TaskOutput, **errors(404, 409, 412)},
     )
     def post(self, request: Request, task_id: str) -> Response:
         parsed_id = parse_id(task_id, "task")
@@ -224,6 +234,6 @@ class TaskResumeView(APIView):
             tenant=request.user,
             actor=token_actor(request),
             task_id=parsed_id,
-            expected_version=expected_version(request),
+            expected_version=optional_expected_version(request, "task"),
         )
         return _task_response(task)

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 from audit.record import token_actor
 from scheduler_site.openapi import errors, etag_parameters
 from scheduler_site.preconditions import optional_expected_version, with_etag
+from scheduler_site.query_params import NONE
 from tasks.models import Tenant
 from tenants.alert_docs import TENANT_ALERT
 from tenants.quota_usage import quotas_of
@@ -34,6 +35,8 @@ def settings_response(tenant: Tenant) -> Response:
 
 
 class TenantView(APIView):
+    known_query_params = NONE
+
     @extend_schema(
         summary="The tenant's own settings and quotas (never its signing secret or secrets)",
         parameters=[TENANT_ETAG],

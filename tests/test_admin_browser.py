@@ -140,7 +140,7 @@ def test_the_dashboard_counts_the_jobs_in_the_queue(operator, queue):
         "reconciler",
         "scheduler",
     ]
-    operator.screenshot("dashboard")
+    operator.screenshot("dashboard-queue")  # dashboard.png: the one with charts (timeline)
 
 
 def test_the_dead_letter_queue_shows_status_error_and_http_status_in_1400_px(operator, queue):

@@ -18,7 +18,7 @@ from tests.processes import ROOT, free_port, wait_until
 class MakeRun:
     """scripts/run_embedded.py on an SQLite database and a folder of its own."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, **extra_env: str) -> None:
         self.folder = folder
         env = dict(
             os.environ,
@@ -26,7 +26,11 @@ class MakeRun:
             PORT=str(free_port()),
             DEMO_PORT=str(free_port()),
             DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+            # Free ones: the defaults (PORT + 20 and + 21) may be taken on a busy machine.
+            METRICS_PORT=str(free_port()),
+            API_METRICS_PORT=str(free_port()),
         )
+        env.update(extra_env)
         self._output = open(folder / "make-run.out", "wb")  # noqa: SIM115 - closed in ctrl_c
         self.popen = subprocess.Popen(
             [sys.executable, "scripts/run_embedded.py"],

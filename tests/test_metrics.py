@@ -84,8 +84,11 @@ def test_a_process_serves_its_health_and_counters(endpoint, make_job, tmp_path):
         env={"EGRESS_ALLOW": "127.0.0.0/8"},
     )
     try:
+        # The attempt is counted by the calls' loop, the health after the round's turn.
         wait_until(
-            lambda: 'outcome="succeeded"' in scrape(port), timeout=20, message="no outcome counted"
+            lambda: all(name in scrape(port) for name in ("attempts_total{", 'process="executor"')),
+            timeout=20,
+            message="no attempt counted",
         )
         text = scrape(port)
         assert 'scheduler_process_last_success_timestamp_seconds{process="executor"}' in text

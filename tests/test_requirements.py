@@ -16,6 +16,7 @@ DEV_ONLY = {
     "pytest-django",
     "hypothesis",
     "schemathesis",
+    "openapi-python-client",
     "selenium",
     "pyyaml",
     "pillow",

@@ -1,5 +1,6 @@
 """The queue's use cases, one rule per file: the claim (claim.py), the results (results.py),
-the retry rule (retry.py), the lease (lease.py), hand-backs (hand_backs.py) and the
+the retry rule (retry.py), the per-minute counts the results add to (minute_counts.py),
+the lease (lease.py), hand-backs (hand_backs.py) and the
 executor's round of all of them in one transaction (round.py); the rows they pass
 (rows.py); their SQL behind one engine per backend (engine.py: mysql.py, sqlite.py, the
 statements both share in sql.py). Each runs in one short transaction."""

@@ -22,9 +22,12 @@ class QueueEngine(Protocol):
     def claimed_details(self, cursor, keys: str, worker_id: str) -> list[Row]:
         """What the executor needs to call each job just claimed."""
 
-    def record_results(self, cursor, rows: str, worker_id: str) -> list:
-        """Results and their attempts, fenced by (running, worker, attempt); the ids of the
-        rows written, each once."""
+    def record_results(self, cursor, rows: str, worker_id: str) -> list[Row]:
+        """Results and their attempts, fenced by (running, worker, attempt); the rows
+        written, each once, as (id, tenant_id, next_attempt_at, priority) before the write."""
+
+    def add_minute_counts(self, cursor, rows: str) -> None:
+        """Add the JSON list of per-minute count rows (jobs/queue/minute_counts.py)."""
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         """running -> pending (or held), charging no attempt."""

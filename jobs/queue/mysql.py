@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from jobs.queue.engine import Row, SameShapeSteps
-from jobs.queue.sql import TASK_STATUS
+from jobs.queue.sql import MINUTE_FIELDS, TASK_STATUS, minute_counts_upsert
 from jobs.wake_index import PRIORITIES, oldest_rows
 
 MARK_RUNNING = """
@@ -53,7 +53,8 @@ RESULT_COLUMNS = """
 # INSERT ... SELECT below reads without locking, and a reconciler taking the same row in
 # between would deadlock with it. Locked here, the reconciler's SKIP LOCKED passes them by.
 LOCK_FENCED = f"""
-SELECT j.id FROM JSON_TABLE(%s, '$[*]' COLUMNS ({RESULT_COLUMNS})) AS r
+SELECT j.id, j.tenant_id, j.next_attempt_at, j.priority
+FROM JSON_TABLE(%s, '$[*]' COLUMNS ({RESULT_COLUMNS})) AS r
 STRAIGHT_JOIN jobs AS j FORCE INDEX (PRIMARY) ON j.id = r.id
 WHERE j.status = 'running' AND j.worker_id = %s AND j.attempt = r.attempt
 FOR UPDATE
@@ -160,6 +161,18 @@ ORDER BY id DESC LIMIT %s
 """
 
 
+# Counters qualified: in an INSERT ... SELECT a bare name could also be the SELECT's column.
+MINUTE_COLUMNS = ", ".join(
+    ["tenant_id CHAR(36) PATH '$[0]'", "minute DATETIME PATH '$[1]'"]
+    + [f"{name} INT UNSIGNED PATH '$[{i}]'" for i, name in enumerate(MINUTE_FIELDS) if i > 1]
+)
+ADD_MINUTE_COUNTS = minute_counts_upsert(
+    f"JSON_TABLE(%s, '$[*]' COLUMNS ({MINUTE_COLUMNS})) AS r",
+    ", ".join(f"r.{name}" for name in MINUTE_FIELDS),
+    "ON DUPLICATE KEY UPDATE",
+    "minute_counts.{0} = minute_counts.{0} + VALUES({0})",
+)
+
 # Room in a packet for the statement around its JSON parameter.
 STATEMENT_MARGIN = 64 * 1024
 
@@ -182,10 +195,13 @@ class MySQLQueue(SameShapeSteps):
     def record_results(self, cursor, rows: str, worker_id: str) -> list:
         # The attempts first: the fence they share with the results holds until the update.
         cursor.execute(LOCK_FENCED, [rows, worker_id])
-        fenced = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+        fenced = list({row[0]: row for row in cursor.fetchall()}.values())
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [rows, worker_id])
         return fenced
+
+    def add_minute_counts(self, cursor, rows: str) -> None:
+        cursor.execute(ADD_MINUTE_COUNTS, [rows])
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [rows, worker_id])

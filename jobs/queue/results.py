@@ -1,6 +1,6 @@
 """The results of a round: each fenced by (running, worker, attempt), with what they make in
-the same transaction (the attempts log, a buffered run's release, callbacks, the flows'
-circuits)."""
+the same transaction (the attempts log, the per-minute counts, a buffered run's release,
+callbacks, the flows' circuits)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from flows.circuit_alert import circuit_alerts
 from jobs.callbacks.enqueue import enqueue
 from jobs.callbacks.produce import make_callbacks
 from jobs.queue.engine import queue_engine
+from jobs.queue.minute_counts import add_minute_counts
 from jobs.queue.rows import JobResult
 from jobs.queue.transactions import in_write_transaction
 from jobs.statement_size import check_fits
@@ -32,7 +33,9 @@ def record_results(*, worker_id: str, results: list[JobResult]) -> int:
 def record_with(cursor, worker_id: str, results: list[JobResult]) -> int:
     rows, engine = json.dumps([result.as_row() for result in results]), queue_engine()
     check_fits(engine, cursor, rows)
-    fenced = engine.record_results(cursor, rows, worker_id)
+    written = engine.record_results(cursor, rows, worker_id)
+    add_minute_counts(cursor, engine, worker_id, results, written)
+    fenced = [row[0] for row in written]
     releasing = [result.key for result in results if result.releases]
     if releasing:  # only buffer_one tasks' runs: nothing is asked of the rest's results
         release_jobs(cursor, releasing)

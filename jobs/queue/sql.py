@@ -7,6 +7,7 @@ fenced UPDATE that MariaDB planned on the status index deadlocked in the measure
 
 from __future__ import annotations
 
+from jobs.minute_buckets import COLUMNS as DELAY_COLUMNS
 from jobs.models import CALLBACK_PRIORITY
 from jobs.wake_index import PRIORITIES
 
@@ -33,3 +34,16 @@ WHERE n.id IN ({{placeholders}})
 # The task's status as the executor should read it: a run-now job goes out even while its
 # task is paused (so to the executor its task counts as active); a deleted task stops it.
 TASK_STATUS = "CASE WHEN j.run_now AND t.status = 'paused' THEN 'active' ELSE t.status END"
+
+
+# The per-minute counts' row (jobs/queue/minute_counts.py): its key, then its counters.
+MINUTE_FIELDS = ("tenant_id", "minute", "writer", "delivered", "failed", "dead", *DELAY_COLUMNS)
+
+
+def minute_counts_upsert(source: str, columns: str, conflict: str, assignment: str) -> str:
+    """The per-minute counts' upsert from `source` (the batch's JSON rows read as a table,
+    its `columns` in MINUTE_FIELDS' order): a row already there gets each counter added
+    (`assignment` spells that for one counter, `{0}`)."""
+    added = ", ".join(assignment.format(name) for name in MINUTE_FIELDS[3:])
+    fields = ", ".join(MINUTE_FIELDS)
+    return f"INSERT INTO minute_counts ({fields}) SELECT {columns} FROM {source} {conflict} {added}"

@@ -13,7 +13,7 @@ from django.db import connection
 from django.utils import timezone
 
 from jobs.queue.engine import Row, SameShapeSteps
-from jobs.queue.sql import TASK_STATUS
+from jobs.queue.sql import MINUTE_FIELDS, TASK_STATUS, minute_counts_upsert
 from jobs.wake_index import PRIORITIES
 from scheduler_site.sqltools import datetime_param
 
@@ -40,7 +40,7 @@ WHERE j.id IN (SELECT value FROM json_each(%s)) AND j.status = 'running' AND j.w
 
 # The rows this batch's results may write; read before they change, under the one writer.
 FENCED = """
-SELECT DISTINCT jobs.id FROM json_each(%s) AS r
+SELECT DISTINCT jobs.id, jobs.tenant_id, jobs.next_attempt_at, jobs.priority FROM json_each(%s) AS r
 JOIN jobs ON jobs.id = r.value ->> '$[0]'
 WHERE jobs.status = 'running' AND jobs.worker_id = %s AND jobs.attempt = r.value ->> '$[1]'
 """
@@ -131,6 +131,14 @@ WHERE status = 'dead' AND priority IN ({PRIORITIES}) AND tenant_id = %s AND id <
 ORDER BY id DESC LIMIT %s
 """
 
+# `WHERE true`: without it SQLite would read ON CONFLICT as a join's ON.
+ADD_MINUTE_COUNTS = minute_counts_upsert(
+    "json_each(%s) AS r WHERE true",
+    ", ".join(f"r.value ->> '$[{index}]'" for index in range(len(MINUTE_FIELDS))),
+    "ON CONFLICT (tenant_id, minute, writer) DO UPDATE SET",
+    "{0} = minute_counts.{0} + excluded.{0}",
+)
+
 
 def _now() -> str:
     return datetime_param(timezone.now())
@@ -154,10 +162,13 @@ class SQLiteQueue(SameShapeSteps):
 
     def record_results(self, cursor, rows: str, worker_id: str) -> list:
         cursor.execute(FENCED, [rows, worker_id])
-        fenced = list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+        fenced = list({row[0]: row for row in cursor.fetchall()}.values())
         cursor.execute(RECORD_ATTEMPTS, [rows, worker_id])
         cursor.execute(RECORD_RESULTS, [_now(), rows, worker_id])
         return fenced
+
+    def add_minute_counts(self, cursor, rows: str) -> None:
+        cursor.execute(ADD_MINUTE_COUNTS, [rows])
 
     def hand_back(self, cursor, rows: str, worker_id: str) -> int:
         cursor.execute(HAND_BACK, [_now(), rows, worker_id])

@@ -33,7 +33,9 @@ def api_routes() -> list[str]:
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, text)
             elif isinstance(pattern, URLPattern) and text.startswith("v1/"):
-                routes.append("/" + text.replace("<str:", "{").replace(">", "}"))
+                routes.append(
+                    "/" + text.replace("<str:", "{").replace("<task_name:", "{").replace(">", "}")
+                )
 
     walk(get_resolver().url_patterns, "")
     return sorted(set(routes))

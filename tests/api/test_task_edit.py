@@ -137,11 +137,6 @@ def test_pause_sets_paused_and_bumps_the_version(api, make_task):
     assert response.json()["version"] == 2
 
 
-def test_pause_without_if_match_is_428(api, make_task):
-    task = make_task()
-    assert api.post(f"/v1/tasks/{task['id']}/pause").status_code == 428
-
-
 def test_pause_with_stale_version_is_412(api, make_task):
     task = make_task()
     assert api.post(f"/v1/tasks/{task['id']}/pause", HTTP_IF_MATCH='"7"').status_code == 412
@@ -177,11 +172,6 @@ def test_resume_with_stale_version_is_412(api, make_task):
     task = make_task()
     api.post(f"/v1/tasks/{task['id']}/pause", HTTP_IF_MATCH='"1"')
     assert api.post(f"/v1/tasks/{task['id']}/resume", HTTP_IF_MATCH='"1"').status_code == 412
-
-
-def test_resume_without_if_match_is_428(api, make_task):
-    task = make_task()
-    assert api.post(f"/v1/tasks/{task['id']}/resume").status_code == 428
 
 
 def test_pause_of_a_completed_task_is_409(api, make_task):

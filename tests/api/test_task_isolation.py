@@ -41,12 +41,23 @@ def test_tenant_id_in_the_body_is_rejected(api, other_tenant):
     assert not Task.objects.filter(tenant=other_tenant).exists()
 
 
-def test_tenant_id_in_the_query_or_a_header_is_ignored(api, tenant, other_tenant):
+def test_tenant_id_in_a_header_is_ignored(api, tenant, other_tenant):
     response = api.post(
-        f"/v1/tasks?tenant_id={other_tenant.id}",
+        "/v1/tasks",
         {"cron": "* * * * *", "url": "https://93.184.216.34/"},
         format="json",
         HTTP_X_TENANT_ID=str(other_tenant.id),
     )
     assert response.status_code == 201
     assert Task.objects.get(id=response.json()["id"]).tenant_id == tenant.id
+
+
+def test_tenant_id_in_the_query_is_refused_and_creates_nothing(api, other_tenant):
+    # Like any query parameter a route does not take: never read as choosing a tenant.
+    response = api.post(
+        f"/v1/tasks?tenant_id={other_tenant.id}",
+        {"cron": "* * * * *", "url": "https://93.184.216.34/"},
+        format="json",
+    )
+    assert response.status_code == 400 and "tenant_id" in response.json()["error"]["fields"]
+    assert not Task.objects.exists()

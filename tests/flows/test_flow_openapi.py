@@ -19,12 +19,12 @@ def test_every_flows_operation_has_a_readable_id(schema):
         for method, operation in operations.items()
     }
     assert ids == {
-        "get /v1/flows": "flows_list",
-        "get /v1/flows/{key}": "flows_get",
-        "put /v1/flows/{key}": "flows_put",
-        "delete /v1/flows/{key}": "flows_delete",
-        "post /v1/flows/{key}/pause": "flows_pause",
-        "post /v1/flows/{key}/resume": "flows_resume",
+        "get /v1/flows": "listFlows",
+        "get /v1/flows/{key}": "getFlow",
+        "put /v1/flows/{key}": "putFlow",
+        "delete /v1/flows/{key}": "deleteFlow",
+        "post /v1/flows/{key}/pause": "pauseFlow",
+        "post /v1/flows/{key}/resume": "resumeFlow",
     }
 
 

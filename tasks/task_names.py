@@ -1,0 +1,41 @@
+"""Tasks by exact name. MariaDB's default collation compares names without case (and
+`Nightly` would match `nightly`): the comparison is made on the binary collation there,
+as SQLite compares by default."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.db.models.functions import Collate
+
+from scheduler_site.errors import ValidationFailed
+
+MAX_NAME = 200  # Task.name's length
+
+
+def with_name(query: QuerySet, name: str) -> QuerySet:
+    if connection.vendor == "mysql":
+        return query.alias(exact_name=Collate("name", "utf8mb4_bin")).filter(exact_name=name)
+    return query.filter(name=name)
+
+
+def checked_name(name: str, field: str = "name") -> str:
+    """A name as a task can hold it: 1-200 characters, no space at either end (the API trims
+    a task's name, so such a name could never match)."""
+    if not name or len(name) > MAX_NAME or name != name.strip():
+        message = f"1 to {MAX_NAME} characters, without a space at either end"
+        raise ValidationFailed(f"{field}: {message}", fields={field: message})
+    return name
+
+
+class TaskNameInUrl:
+    """Any text, a newline or a slash (sent as %0A, %2F) too: every name a task can have is
+    reachable, and the view answers a name it refuses with a 400 naming it, never a 404."""
+
+    regex = r"[\s\S]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value

@@ -1,0 +1,1 @@
+"""Tenants' API keys: durable credentials a tenant creates, lists and revokes itself."""

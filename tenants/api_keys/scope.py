@@ -1,0 +1,20 @@
+"""A `read` key may only read: every unsafe method on every route is a 403, decided here
+once (a default permission in the settings) rather than in each view. Tokens (JWTs) and
+`write` keys may do anything the tenant may."""
+
+from __future__ import annotations
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from tenants.models import ApiKey, ApiKeyScope
+
+
+class KeyScopeAllows(BasePermission):
+    message = "this API key has the scope `read`: a change needs a key of scope `write`"
+    code = "insufficient_scope"
+
+    def has_permission(self, request, view) -> bool:
+        key = request.auth
+        if not isinstance(key, ApiKey) or key.scope == ApiKeyScope.WRITE:
+            return True
+        return request.method in SAFE_METHODS

@@ -1,0 +1,83 @@
+"""An unknown query parameter is a 400 naming it on every route and method, as an unknown
+body field is, before anything is read or written; the parameters a route documents work."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tasks.models import Task
+from tests.conftest import cron_task
+
+HANDLERS = ("get", "post", "put", "patch", "delete")
+A_UUID = "01a22754-6026-7ed2-b47c-5491fcc5bdc5"
+
+
+def every_route_and_method() -> list[tuple[str, str]]:
+    """(method, path) for each handler of each API view under /v1/, its path values filled."""
+    found = []
+
+    def walk(patterns, prefix: str) -> None:
+        for pattern in patterns:
+            text = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, text)
+            elif isinstance(pattern, URLPattern) and text.startswith("v1/"):
+                view = getattr(pattern.callback, "view_class", None)
+                if view is not None and view.__module__.startswith("drf_spectacular"):
+                    continue  # the schema and the docs pages take drf-spectacular's own
+                path = "/" + _filled(text)
+                found.extend((m, path) for m in HANDLERS if view and hasattr(view, m))
+
+    walk(get_resolver().url_patterns, "")
+    return sorted(set(found))
+
+
+def _filled(route: str) -> str:
+    while "<" in route:
+        start, end = route.index("<"), route.index(">")
+        route = route[:start] + A_UUID + route[end + 1 :]
+    return route
+
+
+ROUTES = every_route_and_method()
+
+
+def test_the_walk_finds_the_routes_of_every_app():
+    paths = {path for _, path in ROUTES}
+    assert {"/v1/dlq", "/v1/tasks", "/v1/audit", "/v1/flows", "/v1/secrets", "/v1/tenant"} <= paths
+    assert ("post", f"/v1/jobs/{A_UUID}/discard") in ROUTES
+
+
+@pytest.mark.parametrize("method, path", ROUTES)
+def test_an_unknown_query_parameter_is_400_naming_it(api, method, path):
+    response = api.generic(
+        method.upper(), f"{path}?bogus=1", data="{}", content_type="application/json"
+    )
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["fields"] == {"bogus": "unknown query parameter"}
+
+
+def test_a_write_refused_for_its_query_parameter_writes_nothing(api):
+    response = api.post("/v1/tasks?dry_run=1", cron_task(), format="json")
+    assert response.status_code == 400 and not Task.objects.exists()
+
+
+def test_a_paging_parameter_on_a_write_is_refused(api):
+    assert api.post("/v1/tasks?limit=5", cron_task(), format="json").status_code == 400
+
+
+def test_a_paging_parameter_on_a_single_object_read_is_refused(api, make_task):
+    task = make_task()
+    assert api.get(f"/v1/tasks/{task['id']}?limit=5").status_code == 400
+
+
+@pytest.mark.parametrize("path", ["/v1/tasks", "/v1/dlq", "/v1/audit", "/v1/flows", "/v1/secrets"])
+def test_the_paging_parameters_of_a_list_are_known(api, path):
+    assert api.get(f"{path}?limit=5").status_code == 200
+
+
+def test_an_unknown_query_parameter_without_a_token_is_401(client):
+    assert client.get("/v1/tasks?bogus=1").status_code == 401
+
+
+def test_the_schema_still_takes_its_format_parameter(client):
+    assert client.get("/v1/schema?format=json").status_code == 200

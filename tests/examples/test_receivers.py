@@ -1,0 +1,102 @@
+"""examples/receiver.py and examples/receiver.ts against real calls of a real executor: each
+accepts the signed call whatever its body (empty, text, JSON, binary) and refuses, with a
+401, a call signed with another secret and a signed call whose body was changed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import requests
+
+from execution.signing import signature_headers
+from jobs.models import Job
+from tests.conftest import client_for
+from tests.examples.receivers import python_receiver, typescript_receiver
+from tests.processes import ManagedProcess, stop_all, wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+BODIES = {
+    "empty": "",
+    "text": "plain text, not JSON: caf\u00e9",
+    "json": '{"event": "tick", "n": 1}',
+    "binary": "\x01\x02\x7f\u00ff\u00fe\U0001f600\r\n\t\x1b",
+}
+ENV = {"EGRESS_ALLOW": "127.0.0.0/8"}
+
+
+@pytest.fixture(params=["python", "typescript"])
+def receiver(request, tenant, tmp_path):
+    start = {"python": python_receiver, "typescript": typescript_receiver}[request.param]
+    started = start(tenant.signing_secret, tmp_path)
+    yield started
+    started.stop()
+
+
+def deliver(tmp_path, api, tasks: dict[str, str], url) -> dict[str, Job]:
+    """One one-off task per body, run now by a real scheduler and executor (one attempt)."""
+    ids = {}
+    for kind, body in tasks.items():
+        task = {"name": kind, "run_at": datetime.now(UTC).isoformat(), "url": url(f"/{kind}")}
+        response = api.post("/v1/tasks", dict(task, body=body, max_attempts=1), format="json")
+        assert response.status_code == 201, response.content
+        ids[kind] = response.json()["id"]
+    processes = [
+        ManagedProcess(
+            ["run_scheduler", "--tick", "0.5", "--lookahead", "0"],
+            tmp_path / "scheduler.log",
+            env=ENV,
+        ),
+        ManagedProcess(
+            ["run_executor", "--poll-interval", "0.5"], tmp_path / "executor.log", env=ENV
+        ),
+    ]
+    try:
+        wait_until(
+            lambda: Job.objects.filter(task_id__in=ids.values(), finished_at__isnull=False).count()
+            == len(ids),
+            timeout=60,
+            interval=0.3,
+            message="the receiver's calls did not finish",
+        )
+    finally:
+        stop_all(processes)
+    return {kind: Job.objects.get(task_id=task_id) for kind, task_id in ids.items()}
+
+
+def test_the_receiver_accepts_every_signed_body(receiver, api, tmp_path, settings):
+    settings.EGRESS_ALLOW = ENV["EGRESS_ALLOW"]
+    jobs = deliver(tmp_path, api, BODIES, receiver.url)
+    assert {kind: (job.status, job.http_status) for kind, job in jobs.items()} == {
+        kind: ("succeeded", 204) for kind in BODIES
+    }
+
+
+def test_the_receiver_refuses_a_call_signed_with_another_secret(
+    receiver, other_tenant, tmp_path, settings
+):
+    settings.EGRESS_ALLOW = ENV["EGRESS_ALLOW"]
+    jobs = deliver(tmp_path, client_for(other_tenant), {"json": BODIES["json"]}, receiver.url)
+    assert (jobs["json"].status, jobs["json"].http_status) == ("dead", 401)
+
+
+@pytest.mark.parametrize("kind", BODIES)
+def test_the_receiver_refuses_a_signed_call_whose_body_was_changed(receiver, tenant, kind):
+    body = BODIES[kind]
+    headers = signature_headers(
+        secrets=[tenant.signing_secret], message_id="msg_1", sent_at=datetime.now(UTC), body=body
+    )
+    url = receiver.url(f"/{kind}")
+    assert requests.post(url, data=body.encode(), headers=headers, timeout=5).status_code == 204
+    tampered = body.encode() + b"!"
+    assert requests.post(url, data=tampered, headers=headers, timeout=5).status_code == 401
+
+
+def test_the_receiver_refuses_a_stale_timestamp(receiver, tenant):
+    sent_at = datetime.fromtimestamp(datetime.now(UTC).timestamp() - 600, UTC)
+    headers = signature_headers(
+        secrets=[tenant.signing_secret], message_id="msg_1", sent_at=sent_at, body="{}"
+    )
+    assert (
+        requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5).status_code == 401
+    )

@@ -1,0 +1,72 @@
+"""A `read` key reads everything and changes nothing (403); a `write` key and a JWT may."""
+
+import pytest
+
+from tasks.models import Task
+from tests.api.test_fuzz_every_route import ROUTES
+from tests.conftest import cron_task
+
+UNSAFE = ["POST", "PUT", "PATCH", "DELETE"]
+# The schema and its docs are open to anyone, with or without a credential.
+TENANT_ROUTES = [route for route in ROUTES if route not in {"/v1/schema", "/v1/docs"}]
+
+
+@pytest.fixture
+def task_id(make_task) -> str:
+    return make_task()["id"]
+
+
+def concrete(route: str, task_id: str) -> str:
+    for name in ("{task_id}", "{job_id}", "{key_id}", "{name}", "{key}"):
+        route = route.replace(name, task_id)
+    return route
+
+
+@pytest.mark.parametrize("method", UNSAFE)
+def test_a_read_key_is_403_on_every_unsafe_method_of_every_route(read_api, task_id, method):
+    refused = {
+        route: read_api.generic(method, concrete(route, task_id), "{}", "application/json")
+        for route in TENANT_ROUTES
+    }
+    statuses = {route: r.status_code for route, r in refused.items()}
+    assert statuses == dict.fromkeys(TENANT_ROUTES, 403)
+    assert {r.json()["error"]["code"] for r in refused.values()} == {"insufficient_scope"}
+    assert Task.objects.get(id=task_id).status == "active"
+
+
+@pytest.mark.parametrize(
+    "path", ["/v1/tasks", "/v1/tenant", "/v1/api-keys", "/v1/dlq", "/v1/secrets", "/v1/audit"]
+)
+def test_a_read_key_reads(read_api, path):
+    assert read_api.get(path).status_code == 200
+
+
+def test_a_read_key_reads_one_task(read_api, task_id):
+    assert read_api.get(f"/v1/tasks/{task_id}").json()["id"] == task_id
+
+
+def test_a_read_key_cannot_pause_or_run_a_task(read_api, task_id):
+    assert read_api.post(f"/v1/tasks/{task_id}/pause").status_code == 403
+    assert read_api.post(f"/v1/tasks/{task_id}/run").status_code == 403
+    assert Task.objects.get(id=task_id).status == "active"
+
+
+def test_a_read_key_cannot_create_a_key(read_api):
+    body = {"name": "escalate", "scope": "write"}
+    assert read_api.post("/v1/api-keys", body, format="json").status_code == 403
+
+
+def test_a_read_key_cannot_revoke_itself(read_api, read_key):
+    assert read_api.delete(f"/v1/api-keys/{read_key['id']}").status_code == 403
+    assert read_api.get("/v1/tasks").status_code == 200
+
+
+def test_a_write_key_creates_and_pauses_a_task(write_api):
+    created = write_api.post("/v1/tasks", cron_task(), format="json")
+    assert created.status_code == 201
+    paused = write_api.post(f"/v1/tasks/{created.json()['id']}/pause", HTTP_IF_MATCH='"1"')
+    assert paused.status_code == 200
+
+
+def test_a_token_keeps_every_write(api):
+    assert api.post("/v1/tasks", cron_task(), format="json").status_code == 201
