@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from atcron import Client
 
-from tasks.auth import issue_token
+from tenants.api_keys.services import api_key_create
 from tests.processes import ROOT, ApiServer
 
 CLIENT_SRC = ROOT / "client" / "src"
@@ -34,8 +34,11 @@ def base_url(server) -> str:
 
 @pytest.fixture
 def token(tenant) -> str:
-    # Until API keys exist on every branch, a tenant's JWT: the SDK takes either bearer.
-    return issue_token(tenant)
+    """A write API key of the tenant: what an integration uses (tests/client/test_sdk_auth.py
+    checks a JWT works as well)."""
+    return api_key_create(
+        tenant=tenant, actor="tests", name="tests", scope="write", expires_at=None
+    )[1]
 
 
 @pytest.fixture
