@@ -28,13 +28,20 @@ DEV_ONLY = {
 LOADED_BY_NAME = {"MySQLdb", "gunicorn"}
 
 
+LOCAL = ("-e ", "./")  # a project of this repository, installed from its folder
+
+
+def requirement_lines(path: Path) -> list[str]:
+    lines = (line.split("#")[0].strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line and not line.startswith("-r")]
+
+
 def names_in(path: Path) -> set[str]:
-    names = set()
-    for line in path.read_text().splitlines():
-        line = line.split("#")[0].strip()
-        if line and not line.startswith("-r"):
-            names.add(normalise(re.split(r"[=<>!~\[; ]", line)[0]))
-    return names
+    return {
+        normalise(re.split(r"[=<>!~\[; ]", line)[0])
+        for line in requirement_lines(path)
+        if not line.startswith(LOCAL)
+    }
 
 
 def normalise(name: str) -> str:
@@ -77,3 +84,18 @@ def test_the_dev_requirements_add_the_tests_packages_to_the_runtime():
     assert lines[0] == "-r requirements.txt"
     assert names_in(dev) >= DEV_ONLY
     assert names_in(dev) & names_in(ROOT / "requirements.txt") == set()  # pinned once
+
+
+def test_every_requirement_is_pinned_exactly_but_the_repositorys_own_client():
+    for path in (ROOT / "requirements.txt", ROOT / "requirements-dev.txt"):
+        loose = [
+            line
+            for line in requirement_lines(path)
+            if not line.startswith(LOCAL) and not re.fullmatch(r"[\w.\-\[\]]+==[\w.]+", line)
+        ]
+        assert loose == [], path.name
+
+
+def test_the_dev_requirements_install_the_client_from_this_repository():
+    assert "-e ./client" in requirement_lines(ROOT / "requirements-dev.txt")
+    assert "-e ./client" not in (ROOT / "requirements.txt").read_text()

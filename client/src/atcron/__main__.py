@@ -1,0 +1,3 @@
+from atcron.cli.main import main
+
+raise SystemExit(main())
