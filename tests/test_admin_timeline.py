@@ -123,3 +123,13 @@ def test_the_tenant_list_counts_in_a_fixed_number_of_queries(
         make_job("https://example.com/", task_tenant=Tenant.objects.create(name=f"t{index}"))
     with django_assert_max_num_queries(12):
         operator_client.get("/admin/tasks/tenant/")
+
+
+@pytest.mark.parametrize("asked", ["\u00b2", "\u0663"])
+def test_a_refresh_of_digits_that_are_not_ascii_leaves_it_off(operator_client, asked):
+    assert "http-equiv" not in page(operator_client, f"/admin/dashboard/?refresh={asked}")
+
+
+def test_a_refresh_of_thousands_of_digits_is_the_longest(operator_client):
+    text = page(operator_client, "/admin/dashboard/?refresh=" + "9" * 5000)
+    assert '<meta http-equiv="refresh" content="3600">' in text
