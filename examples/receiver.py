@@ -35,7 +35,11 @@ def verify(secrets: list[bytes], headers, body: bytes, now: float | None = None)
     message_id = headers.get("webhook-id")
     timestamp = headers.get("webhook-timestamp")
     signatures = headers.get("webhook-signature")
-    if not (message_id and timestamp and signatures) or not timestamp.isdigit():
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses, and a receiver
+    # that raises answers nothing instead of its 401.
+    if not (message_id and timestamp and signatures) or not timestamp.isascii():
+        return False
+    if not timestamp.isdigit() or len(timestamp) > 12:
         return False
     if abs((time.time() if now is None else now) - int(timestamp)) > TOLERANCE_SECONDS:
         return False

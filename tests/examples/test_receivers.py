@@ -100,3 +100,13 @@ def test_the_receiver_refuses_a_stale_timestamp(receiver, tenant):
     assert (
         requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5).status_code == 401
     )
+
+
+@pytest.mark.parametrize("timestamp", ["\u00b2", "9" * 5000], ids=["superscript", "5000-digits"])
+def test_the_receiver_answers_401_to_a_timestamp_that_is_no_number(receiver, tenant, timestamp):
+    headers = signature_headers(
+        secrets=[tenant.signing_secret], message_id="msg_1", sent_at=datetime.now(UTC), body="{}"
+    )
+    headers = dict(headers, **{"webhook-timestamp": timestamp})
+    response = requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5)
+    assert response.status_code == 401
