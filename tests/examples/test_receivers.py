@@ -110,3 +110,33 @@ def test_the_receiver_answers_401_to_a_timestamp_that_is_no_number(receiver, ten
     headers = dict(headers, **{"webhook-timestamp": timestamp})
     response = requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5)
     assert response.status_code == 401
+
+
+def test_the_receiver_accepts_a_call_signed_with_the_new_and_the_old_secret(
+    receiver, tenant, other_tenant
+):
+    """The sender's rotation: two signatures, the receiver still holding the old secret."""
+    headers = signature_headers(
+        secrets=[other_tenant.signing_secret, tenant.signing_secret],
+        message_id="msg_1",
+        sent_at=datetime.now(UTC),
+        body="{}",
+    )
+    response = requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5)
+    assert response.status_code == 204
+
+
+@pytest.mark.parametrize("start", [python_receiver, typescript_receiver], ids=["python", "ts"])
+def test_a_receiver_holding_two_secrets_accepts_either(start, tenant, other_tenant, tmp_path):
+    """The receiver's rotation: WEBHOOK_SECRET lists the new and the old, comma separated."""
+    both = f"{other_tenant.signing_secret},{tenant.signing_secret}"
+    started = start(both, tmp_path)
+    try:
+        for secret in (tenant.signing_secret, other_tenant.signing_secret):
+            headers = signature_headers(
+                secrets=[secret], message_id="msg_1", sent_at=datetime.now(UTC), body=""
+            )
+            response = requests.post(started.url("/"), data=b"", headers=headers, timeout=5)
+            assert response.status_code == 204
+    finally:
+        started.stop()
