@@ -63,7 +63,12 @@ class Receiver(BaseHTTPRequestHandler):
     secrets: list[bytes] = []
 
     def _handle(self) -> None:
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        length = self.headers.get("Content-Length") or "0"
+        # Digits only: read(-1) would wait for the client to close, int("x") would raise.
+        if not (length.isascii() and length.isdigit()):
+            self.send_error(400, "bad Content-Length")
+            return
+        body = self.rfile.read(int(length))
         valid = verify(self.secrets, self.headers, body)
         # Do the work here, once per Idempotency-Key (the same on every retry of a job).
         print(

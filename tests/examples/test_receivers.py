@@ -4,6 +4,7 @@ accepts the signed call whatever its body (empty, text, JSON, binary) and refuse
 
 from __future__ import annotations
 
+import socket
 from datetime import UTC, datetime
 
 import pytest
@@ -138,5 +139,17 @@ def test_a_receiver_holding_two_secrets_accepts_either(start, tenant, other_tena
             )
             response = requests.post(started.url("/"), data=b"", headers=headers, timeout=5)
             assert response.status_code == 204
+    finally:
+        started.stop()
+
+
+@pytest.mark.parametrize("length", ["-1", "ten"])
+def test_the_python_receiver_answers_400_to_a_bad_content_length(tenant, tmp_path, length):
+    """-1 would read until the client closes (a thread held), "ten" would raise (no answer)."""
+    started = python_receiver(tenant.signing_secret, tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", started.port), timeout=5) as conn:
+            conn.sendall(f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
+            assert conn.recv(64).startswith(b"HTTP/1.1 400")
     finally:
         started.stop()
