@@ -17,6 +17,7 @@ from django.urls import path
 from audit.record import staff_actor
 from console.actions import Step, apply_each
 from console.archived_job_page import ArchivedJobs
+from console.archived_jobs import parsed_uuid
 from console.callback_jobs import callback_target, with_callback_origin
 from console.display import short_id
 from console.filters import DueFilter, TenantFilter, job_search
@@ -126,7 +127,8 @@ class QueueAdmin(LabelsShown, JobColumns, RefuseUnofferedActions, admin.ModelAdm
         ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        job = Job.objects.filter(pk=object_id).first()
+        job_id = parsed_uuid(object_id)  # no UUID: Django's "doesn't exist", not a 500
+        job = None if job_id is None else Job.objects.filter(pk=job_id).first()
         if job is not None:
             extra_context = {**(extra_context or {}), **self._job_context(request, job)}
         return super().change_view(request, object_id, form_url, extra_context)
@@ -151,7 +153,7 @@ class QueueAdmin(LabelsShown, JobColumns, RefuseUnofferedActions, admin.ModelAdm
     ) -> HttpResponse:
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
-        job = get_object_or_404(Job.objects.select_related("tenant"), pk=object_id)
+        job = get_object_or_404(Job.objects.select_related("tenant"), pk=parsed_uuid(object_id))
         call = partial(use_case, tenant=job.tenant, actor=staff_actor(request), job_id=job.id)
         step = Step(job, short_id(job.id), call)
         apply_each(self, request, [step], done, logged_as(use_case))

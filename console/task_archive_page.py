@@ -10,7 +10,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from console.archived_job_page import archived_job_url
-from console.archived_jobs import archived_runs, cursor_from, cursor_text
+from console.archived_jobs import archived_runs, cursor_from, cursor_text, parsed_uuid
 from history.records import HistoryUnavailable
 from tasks.models import Task
 
@@ -28,7 +28,7 @@ class ArchivedRuns:
     def archived_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
-        task = get_object_or_404(Task.objects.select_related("tenant"), pk=object_id)
+        task = get_object_or_404(Task.objects.select_related("tenant"), pk=parsed_uuid(object_id))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,

@@ -12,6 +12,7 @@ from django.urls import path
 
 from audit.record import staff_actor
 from console.actions import Step, apply_each
+from console.archived_jobs import parsed_uuid
 from console.display import short_id
 from jobs.run_now import task_run_now
 from scheduler_site.preconditions import ANY_VERSION
@@ -34,7 +35,8 @@ class TaskButtons:
         ]
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        task = Task.objects.filter(pk=object_id).first()
+        task_id = parsed_uuid(object_id)  # no UUID: Django's "doesn't exist", not a 500
+        task = None if task_id is None else Task.objects.filter(pk=task_id).first()
         if task is not None and self.has_operate_permission(request):
             extra_context = {
                 **(extra_context or {}),
@@ -65,7 +67,7 @@ class TaskButtons:
     ) -> HttpResponse:
         if request.method != "POST" or not self.has_operate_permission(request):
             raise PermissionDenied
-        task = get_object_or_404(Task.objects.select_related("tenant"), pk=object_id)
+        task = get_object_or_404(Task.objects.select_related("tenant"), pk=parsed_uuid(object_id))
         call = partial(use_case, tenant=task.tenant, actor=staff_actor(request), task_id=task.id)
         apply_each(self, request, [Step(task, task.name or short_id(task.id), call)], done, logged)
         return redirect("admin:tasks_task_change", task.id)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from console.archived_job_page import archived_job_url
+from console.archived_jobs import parsed_uuid
 from console.cron_words import cron_in_words
 from console.display import utc_text
 from console.task_last_run import (
@@ -69,7 +70,10 @@ class TaskTiming:
         return TaskChangeList
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        task = Task.objects.filter(pk=object_id).first()
+        # An id that is no UUID finds nothing (filtering by it would raise): Django's own
+        # change_view then answers it with its "doesn't exist" redirect, never a 500.
+        task_id = parsed_uuid(object_id)
+        task = None if task_id is None else Task.objects.filter(pk=task_id).first()
         if task is not None:
             extra_context = {**(extra_context or {}), "timing": timing_context(task)}
         return super().change_view(request, object_id, form_url, extra_context)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
@@ -34,6 +35,10 @@ def dashboard_view(request: HttpRequest) -> HttpResponse:
 
 
 def tenant_dashboard_view(request: HttpRequest, tenant_id) -> HttpResponse:
+    # A tenant's page, as its admin page is: a staff user who may not view tenants does not
+    # learn one's name and traffic by its id.
+    if not request.user.has_perm("tasks.view_tenant"):
+        raise PermissionDenied
     tenant = get_object_or_404(Tenant, pk=tenant_id)
     context = {
         "title": f"Dashboard of {tenant.name}",

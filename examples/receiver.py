@@ -35,7 +35,11 @@ def verify(secrets: list[bytes], headers, body: bytes, now: float | None = None)
     message_id = headers.get("webhook-id")
     timestamp = headers.get("webhook-timestamp")
     signatures = headers.get("webhook-signature")
-    if not (message_id and timestamp and signatures) or not timestamp.isdigit():
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses, and a receiver
+    # that raises answers nothing instead of its 401.
+    if not (message_id and timestamp and signatures) or not timestamp.isascii():
+        return False
+    if not timestamp.isdigit() or len(timestamp) > 12:
         return False
     if abs((time.time() if now is None else now) - int(timestamp)) > TOLERANCE_SECONDS:
         return False
@@ -59,7 +63,12 @@ class Receiver(BaseHTTPRequestHandler):
     secrets: list[bytes] = []
 
     def _handle(self) -> None:
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        length = self.headers.get("Content-Length") or "0"
+        # Digits only: read(-1) would wait for the client to close, int("x") would raise.
+        if not (length.isascii() and length.isdigit()):
+            self.send_error(400, "bad Content-Length")
+            return
+        body = self.rfile.read(int(length))
         valid = verify(self.secrets, self.headers, body)
         # Do the work here, once per Idempotency-Key (the same on every retry of a job).
         print(

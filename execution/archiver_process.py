@@ -59,7 +59,9 @@ class ArchiverProcess(LoopProcess):
         )
         # Deleted counts the callbacks too (dropped, never written): a batch full of them is
         # a backlog as much as one full of runs.
-        busy = max(written, deleted, skips_written) >= self.batch_size
+        # The per-minute counts too: a row per tenant and executor each minute can outrun
+        # one batch per interval, and a purge that never catches up lets the table grow.
+        busy = max(written, deleted, skips_written, minutes) >= self.batch_size
         return 0 if busy else self.poll_interval
 
     def _purge(self) -> int:

@@ -29,7 +29,7 @@ def planned_status(path: str, calls: int) -> int:
     if path == "/fail":
         return 500
     head, _, count = path.rpartition("/")
-    if head == "/flaky" and count.isdigit():
+    if head == "/flaky" and count.isascii() and count.isdigit() and len(count) < 10:
         return 500 if calls <= int(count) else 200
     return 200
 

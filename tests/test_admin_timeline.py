@@ -5,7 +5,7 @@ dashboard of one tenant; the counts on the tenant list."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 
 from tests.minute_history import attempts_in_the_last_hour
 
@@ -123,3 +123,23 @@ def test_the_tenant_list_counts_in_a_fixed_number_of_queries(
         make_job("https://example.com/", task_tenant=Tenant.objects.create(name=f"t{index}"))
     with django_assert_max_num_queries(12):
         operator_client.get("/admin/tasks/tenant/")
+
+
+@pytest.mark.parametrize("asked", ["\u00b2", "\u0663"])
+def test_a_refresh_of_digits_that_are_not_ascii_leaves_it_off(operator_client, asked):
+    assert "http-equiv" not in page(operator_client, f"/admin/dashboard/?refresh={asked}")
+
+
+def test_a_refresh_of_thousands_of_digits_is_the_longest(operator_client):
+    text = page(operator_client, "/admin/dashboard/?refresh=" + "9" * 5000)
+    assert '<meta http-equiv="refresh" content="3600">' in text
+
+
+def test_a_tenants_dashboard_needs_the_permission_to_view_tenants(client, tenant):
+    user = User.objects.create_user("staff", "staff@example.com", "pw", is_staff=True)
+    client.force_login(user)
+    url = f"/admin/dashboard/tenant/{tenant.id}/"
+    assert client.get(url).status_code == 403
+    user.user_permissions.add(Permission.objects.get(codename="view_tenant"))
+    client.force_login(User.objects.get(pk=user.pk))  # the permissions read afresh
+    assert client.get(url).status_code == 200

@@ -93,3 +93,11 @@ def test_a_viewer_without_the_job_permission_is_refused(client, add_task, archiv
     client.force_login(User.objects.create_user("guest", password="pw", is_staff=True))
     record = archived.job(add_task())
     assert page_of(client, record).status_code == 403
+
+
+def test_a_job_page_of_an_id_that_is_no_uuid_is_the_admins_not_found(operator_client):
+    assert operator_client.get("/admin/jobs/job/not-a-uuid/change/").status_code == 302
+
+
+def test_a_job_button_of_an_id_that_is_no_uuid_is_a_404(operator_client):
+    assert operator_client.post("/admin/jobs/job/not-a-uuid/retry/").status_code == 404

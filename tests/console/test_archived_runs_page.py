@@ -45,3 +45,7 @@ def test_a_task_without_archived_runs_says_so(operator_client, add_task, history
 def test_an_unknown_task_has_no_archived_page(operator_client, history):
     page = operator_client.get("/admin/tasks/task/00000000-0000-0000-0000-000000000000/archived/")
     assert page.status_code == 404
+
+
+def test_the_archived_runs_of_an_id_that_is_no_uuid_is_a_404(operator_client):
+    assert operator_client.get("/admin/tasks/task/not-a-uuid/archived/").status_code == 404

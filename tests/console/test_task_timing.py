@@ -126,3 +126,13 @@ def test_the_task_list_reads_the_archived_last_runs_in_one_batch(
     for n in range(5):
         archived.job(add_task(name=f"more-{n}"))
     assert queries() == one
+
+
+def test_a_task_page_of_an_id_that_is_no_uuid_is_the_admins_not_found(operator_client):
+    """As Django's own pages answer it: a redirect with "doesn't exist", never a 500."""
+    response = operator_client.get("/admin/tasks/task/not-a-uuid/change/")
+    assert response.status_code == 302
+
+
+def test_a_task_button_of_an_id_that_is_no_uuid_is_a_404(operator_client):
+    assert operator_client.post("/admin/tasks/task/not-a-uuid/pause/").status_code == 404

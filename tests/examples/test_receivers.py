@@ -4,6 +4,7 @@ accepts the signed call whatever its body (empty, text, JSON, binary) and refuse
 
 from __future__ import annotations
 
+import socket
 from datetime import UTC, datetime
 
 import pytest
@@ -100,3 +101,55 @@ def test_the_receiver_refuses_a_stale_timestamp(receiver, tenant):
     assert (
         requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5).status_code == 401
     )
+
+
+@pytest.mark.parametrize("timestamp", ["\u00b2", "9" * 5000], ids=["superscript", "5000-digits"])
+def test_the_receiver_answers_401_to_a_timestamp_that_is_no_number(receiver, tenant, timestamp):
+    headers = signature_headers(
+        secrets=[tenant.signing_secret], message_id="msg_1", sent_at=datetime.now(UTC), body="{}"
+    )
+    headers = dict(headers, **{"webhook-timestamp": timestamp})
+    response = requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5)
+    assert response.status_code == 401
+
+
+def test_the_receiver_accepts_a_call_signed_with_the_new_and_the_old_secret(
+    receiver, tenant, other_tenant
+):
+    """The sender's rotation: two signatures, the receiver still holding the old secret."""
+    headers = signature_headers(
+        secrets=[other_tenant.signing_secret, tenant.signing_secret],
+        message_id="msg_1",
+        sent_at=datetime.now(UTC),
+        body="{}",
+    )
+    response = requests.post(receiver.url("/"), data=b"{}", headers=headers, timeout=5)
+    assert response.status_code == 204
+
+
+@pytest.mark.parametrize("start", [python_receiver, typescript_receiver], ids=["python", "ts"])
+def test_a_receiver_holding_two_secrets_accepts_either(start, tenant, other_tenant, tmp_path):
+    """The receiver's rotation: WEBHOOK_SECRET lists the new and the old, comma separated."""
+    both = f"{other_tenant.signing_secret},{tenant.signing_secret}"
+    started = start(both, tmp_path)
+    try:
+        for secret in (tenant.signing_secret, other_tenant.signing_secret):
+            headers = signature_headers(
+                secrets=[secret], message_id="msg_1", sent_at=datetime.now(UTC), body=""
+            )
+            response = requests.post(started.url("/"), data=b"", headers=headers, timeout=5)
+            assert response.status_code == 204
+    finally:
+        started.stop()
+
+
+@pytest.mark.parametrize("length", ["-1", "ten"])
+def test_the_python_receiver_answers_400_to_a_bad_content_length(tenant, tmp_path, length):
+    """-1 would read until the client closes (a thread held), "ten" would raise (no answer)."""
+    started = python_receiver(tenant.signing_secret, tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", started.port), timeout=5) as conn:
+            conn.sendall(f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n".encode())
+            assert conn.recv(64).startswith(b"HTTP/1.1 400")
+    finally:
+        started.stop()
