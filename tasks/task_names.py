@@ -21,9 +21,10 @@ def with_name(query: QuerySet, name: str) -> QuerySet:
 
 def checked_name(name: str, field: str = "name") -> str:
     """A name as a task can hold it: 1-200 characters, no space at either end (the API trims
-    a task's name, so such a name could never match)."""
-    if not name or len(name) > MAX_NAME or name != name.strip():
-        message = f"1 to {MAX_NAME} characters, without a space at either end"
+    a task's name, so such a name could never match), no NUL (a body's name may not hold
+    one: the path, `%00`, must not make a task POST and PATCH refuse)."""
+    if not name or len(name) > MAX_NAME or name != name.strip() or "\x00" in name:
+        message = f"1 to {MAX_NAME} characters, without a space at either end or a NUL"
         raise ValidationFailed(f"{field}: {message}", fields={field: message})
     return name
 

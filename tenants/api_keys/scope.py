@@ -1,6 +1,9 @@
 """A `read` key may only read: every unsafe method on every route is a 403, decided here
 once (a default permission in the settings) rather than in each view. Tokens (JWTs) and
-`write` keys may do anything the tenant may."""
+`write` keys may do anything the tenant may.
+
+A view whose POST changes nothing (a computation sent as a body, such as the schedule
+preview) says so with `changes_nothing = True`: a read key may call it, as it may a GET."""
 
 from __future__ import annotations
 
@@ -17,4 +20,4 @@ class KeyScopeAllows(BasePermission):
         key = request.auth
         if not isinstance(key, ApiKey) or key.scope == ApiKeyScope.WRITE:
             return True
-        return request.method in SAFE_METHODS
+        return request.method in SAFE_METHODS or getattr(view, "changes_nothing", False)

@@ -181,3 +181,9 @@ def test_upsert_of_a_name_with_a_newline_inside_reaches_the_route(api):
 def test_upsert_of_a_name_of_only_a_newline_is_400_naming_name(api):
     response = put(api, "%0A", BODY)
     assert response.status_code == 400 and "name" in response.json()["error"]["fields"]
+
+
+def test_upsert_of_a_name_with_a_nul_is_400_as_a_body_name_with_one_is(api):
+    response = put(api, "a%00b", BODY)
+    assert response.status_code == 400 and "name" in response.json()["error"]["fields"]
+    assert not Task.objects.exists()
