@@ -17,8 +17,8 @@ EDITABLE = ("name", "scope", "expires_at")
 READ_ONLY = ("id", "prefix", "key", "created_at", "last_used_at", "revoked_at")
 
 SCOPE_HELP = (
-    "`read`: GET requests and `POST /v1/schedule-preview` (which writes nothing) only, any"
-    " other is a 403; `write`: everything"
+    "`read`: GET requests (but the signing secret's) and `POST /v1/schedule-preview` (which"
+    " writes nothing) only, any other is a 403; `write`: everything"
 )
 EXPIRES_HELP = (
     "after this instant the key is refused (401); null: it never expires. A key made with an"

@@ -44,6 +44,17 @@ def test_a_read_key_reads(read_api, path):
     assert read_api.get(path).status_code == 200
 
 
+def test_a_read_key_cannot_read_the_signing_secret_that_signs_calls(read_api):
+    refused = read_api.get("/v1/signing-secret")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["code"] == "insufficient_scope"
+    assert "whsec_" not in refused.content.decode()
+
+
+def test_a_write_key_reads_the_signing_secret(write_api):
+    assert write_api.get("/v1/signing-secret").json()["signing_secret"].startswith("whsec_")
+
+
 def test_a_read_key_previews_a_schedule(read_api):
     body = {"cron": "0 9 * * *", "timezone": "Europe/Madrid", "count": 2}
     previewed = read_api.post("/v1/schedule-preview", body, format="json")
