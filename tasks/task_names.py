@@ -14,9 +14,11 @@ MAX_NAME = 200  # Task.name's length
 
 
 def with_name(query: QuerySet, name: str) -> QuerySet:
+    query = query.filter(name=name)  # on the index (tenant, name), in its own collation
     if connection.vendor == "mysql":
+        # ... then exactly: a collated column is compared outside any index.
         return query.alias(exact_name=Collate("name", "utf8mb4_bin")).filter(exact_name=name)
-    return query.filter(name=name)
+    return query
 
 
 def checked_name(name: str, field: str = "name") -> str:
