@@ -102,3 +102,18 @@ def test_every_route_takes_exactly_the_query_parameters_its_schema_documents(cli
             if documented != set(known):
                 differ[f"{method} {path}"] = (sorted(documented), sorted(known))
     assert differ == {}
+
+
+def test_a_format_no_renderer_offers_is_a_400_naming_format_not_a_404(api):
+    for response in (api.get("/v1/tasks?format=xml"), api.post("/v1/tasks?format=api", {})):
+        assert response.status_code == 400
+        assert response.json()["error"]["fields"] == {"format": "unknown query parameter"}
+
+
+def test_a_format_asked_without_a_credential_is_a_401_first(client):
+    assert client.get("/v1/tasks?format=xml").status_code == 401
+
+
+def test_the_schema_still_takes_format_json(client):
+    response = client.get("/v1/schema?format=json")
+    assert response.status_code == 200 and "openapi" in response.json()
