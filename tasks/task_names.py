@@ -1,12 +1,12 @@
 """Tasks by exact name. MariaDB's default collation compares names without case (and
-`Nightly` would match `nightly`): the comparison is made on the binary collation there,
-as SQLite compares by default."""
+`Nightly` would match `nightly`, `nightly ` too): the comparison is made on the binary
+collation and the length there, as SQLite compares by default."""
 
 from __future__ import annotations
 
 from django.db import connection
 from django.db.models import QuerySet
-from django.db.models.functions import Collate
+from django.db.models.functions import Collate, Length
 
 from scheduler_site.errors import ValidationFailed
 
@@ -16,8 +16,10 @@ MAX_NAME = 200  # Task.name's length
 def with_name(query: QuerySet, name: str) -> QuerySet:
     query = query.filter(name=name)  # on the index (tenant, name), in its own collation
     if connection.vendor == "mysql":
-        # ... then exactly: a collated column is compared outside any index.
-        return query.alias(exact_name=Collate("name", "utf8mb4_bin")).filter(exact_name=name)
+        # ... then exactly: a collated column is compared outside any index. utf8mb4_bin
+        # pads with spaces too (`nightly ` = `nightly`): the lengths must agree as well.
+        exact = query.alias(exact_name=Collate("name", "utf8mb4_bin"), name_length=Length("name"))
+        return exact.filter(exact_name=name, name_length=len(name))
     return query
 
 

@@ -40,3 +40,9 @@ def test_a_name_is_matched_with_its_case(make_task, tenant):
     make_task(name="Nightly")
     assert not with_name(Task.objects.filter(tenant=tenant), "nightly").exists()
     assert with_name(Task.objects.filter(tenant=tenant), "Nightly").count() == 1
+
+
+def test_a_name_is_matched_with_its_trailing_spaces(api, make_task):
+    make_task(name="nightly")
+    assert api.get("/v1/tasks?name=nightly%20").json()["results"] == []
+    assert len(api.get("/v1/tasks?name=nightly").json()["results"]) == 1
