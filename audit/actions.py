@@ -3,9 +3,10 @@ lists them too). A new kind of change adds its action here: the console's filter
 these."""
 
 ACTIONS = {
-    # Through the API (the actor is the token's jti) or the console (operator:<username>).
-    "task.create": "POST /v1/tasks: the fields given (as stored)",
-    "task.update": "PATCH /v1/tasks/{id}: each changed field, {old, new}",
+    # Through the API (the actor is the token's jti, or api_key:<id>) or the console
+    # (operator:<username>).
+    "task.create": "POST /v1/tasks, PUT /v1/tasks/by-name/{name}: the fields (as stored)",
+    "task.update": "PATCH /v1/tasks/{id}, PUT /v1/tasks/by-name/{name}: each changed field",
     "task.pause": "POST /v1/tasks/{id}/pause, or the console",
     "task.resume": "POST /v1/tasks/{id}/resume, or the console",
     "task.delete": "DELETE /v1/tasks/{id}, or the console",
@@ -26,8 +27,8 @@ ACTIONS = {
     "flow.delete": "DELETE /v1/flows/{key}: its settings and the jobs it let go",
     "api_key.create": "POST /v1/api-keys: name, scope, prefix, expires_at (never the key)",
     "api_key.revoke": "DELETE /v1/api-keys/{id}, or the console: name, prefix",
+    "job.discard": "POST /v1/jobs/{id}/discard, or the console: out of the DLQ for good",
     # Console and operator commands only.
-    "job.discard": "a dead job discarded from the dead letter queue",
     "dlq.retry_all": "retry all matching: the tenant's count of dead jobs matched",
     "signing_secret.rotate": "a new signing secret (never either secret)",
     "tenant.stop": "the tenant stopped, with the count of tasks suspended",

@@ -14,6 +14,7 @@ from console.display import utc_text
 from console.filters import TenantFilter
 from console.paging import CappedPaginator
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
+from tenants.api_keys.key_format import prefix_of
 from tenants.api_keys.services import api_keys_revoke
 from tenants.models import ApiKey
 
@@ -57,7 +58,9 @@ class ApiKeyAdmin(RefuseUnofferedActions, admin.ModelAdmin):
     list_filter = [KeyStateFilter, "scope", ("tenant", TenantFilter)]
     list_select_related = ["tenant"]
     search_fields = ["=prefix", "name", "=tenant__name"]
-    search_help_text = "A key's prefix (acs_...), its name, or its tenant's exact name."
+    search_help_text = (
+        "A key's prefix (acs_...) or the whole key, its name, or its tenant's exact name."
+    )
     ordering = ["-id"]
     list_per_page = 50
     show_full_result_count = False
@@ -76,6 +79,14 @@ class ApiKeyAdmin(RefuseUnofferedActions, admin.ModelAdmin):
     ]
     readonly_fields = fields
     actions = ["revoke"]
+
+    def get_search_results(self, request, queryset, search_term):
+        # A leaked key pasted whole (from a log, a commit) finds its row by its prefix: the
+        # hash is never searched, so the search says nothing a prefix would not.
+        prefix = prefix_of(search_term.strip())
+        if prefix is not None:
+            return queryset.filter(prefix=prefix), False
+        return super().get_search_results(request, queryset, search_term)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a key is its tenant's to create: the key is shown to it alone

@@ -141,6 +141,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["scheduler_site.json_parser.BoundedJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "scheduler_site.negotiation.UnofferedFormatIgnored",
     "EXCEPTION_HANDLER": "scheduler_site.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["tasks.request_budget.TenantRequestBudget"],
     "UNAUTHENTICATED_USER": None,

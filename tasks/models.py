@@ -180,6 +180,8 @@ class Task(models.Model):
             models.Index(fields=["tenant", "id"], name="tasks_tenant_list_idx"),
             # Counts a tenant's tasks by status for its quota, inside the index.
             models.Index(fields=["tenant", "status"], name="tasks_tenant_quota_idx"),
+            # A tenant's tasks of one name: the upsert by name and `?name=` (tasks/task_names.py).
+            models.Index(fields=["tenant", "name"], name="tasks_tenant_name_idx"),
             # Tasks by status in the order they last changed: the executors' read of tasks
             # paused or deleted since their last round (tasks/recent_stops.py) and the
             # archiver's purge of finished tasks, oldest first (jobs/storage_purge.py). The

@@ -89,10 +89,12 @@ class SigningSecretView(APIView):
     """The tenant's Standard Webhooks signing secret, to verify the calls it receives."""
 
     known_query_params = NONE
+    # Whoever reads it can sign calls its receivers take for this service's: a write key's.
+    write_scope_only = True
 
     @extend_schema(
-        summary="The Standard Webhooks signing secret of the calls",
-        responses={200: SigningSecretOutput, **errors()},
+        summary="The Standard Webhooks signing secret of the calls (not to a `read` key)",
+        responses={200: SigningSecretOutput, **errors(403)},
     )
     def get(self, request: Request) -> Response:
         tenant = request.user

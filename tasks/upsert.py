@@ -23,13 +23,20 @@ MAX_IDS_SHOWN = 10
 
 
 def task_upsert(
-    *, tenant: Tenant, actor: str, name: str, data: dict, expected_version: int | None
+    *,
+    tenant: Tenant,
+    actor: str,
+    name: str,
+    data: dict,
+    expected_version: int | None,
+    must_exist: bool = False,
 ) -> tuple[Task, bool]:
-    """The task as it now is, and whether this call created it."""
+    """The task as it now is, and whether this call created it. `must_exist` (If-Match: *,
+    which RFC 9110 makes false when there is nothing to match) replaces, never creates."""
     data = {**data, "name": name}
     task = named_task(tenant=tenant, name=name)
     if task is None:
-        if expected_version is not ANY_VERSION:
+        if expected_version is not ANY_VERSION or must_exist:
             raise PreconditionFailed(f"If-Match was sent but no task is named {name!r}")
         created = _create(tenant, actor, name, data)
         if created is not None:

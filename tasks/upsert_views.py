@@ -27,7 +27,8 @@ DESCRIPTION = """Creates the tenant's task of this name (201) or replaces it (20
 `id`): the body is a full task as `POST /v1/tasks` takes it, and a field left out goes back
 to its default. Applying the same body again changes nothing (200, same version), so a
 deploy script can sync its tasks by name. `name` may be left out of the body; given, it must
-be the path's. If-Match is honoured when sent (stale: 412), not required. Several of the
+be the path's. If-Match is honoured when sent (stale: 412), not required; `If-Match: *` replaces
+only (412 when no task has the name). Several of the
 tenant's tasks with this name (which `POST /v1/tasks` allows) are a 409 naming them."""
 
 
@@ -59,6 +60,7 @@ class TaskByNameView(APIView):
             name=name,
             data=data,
             expected_version=version,
+            must_exist=(request.headers.get("If-Match") or "").strip() == "*",
         )
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         response = Response(TaskOutput(task).data, status=code)

@@ -16,8 +16,14 @@ from tenants.models import ApiKeyScope
 EDITABLE = ("name", "scope", "expires_at")
 READ_ONLY = ("id", "prefix", "key", "created_at", "last_used_at", "revoked_at")
 
-SCOPE_HELP = "`read`: GET requests only (any other method is a 403); `write`: everything"
-EXPIRES_HELP = "after this instant the key is refused (401); null: it never expires"
+SCOPE_HELP = (
+    "`read`: GET requests (but the signing secret's) and `POST /v1/schedule-preview` (which"
+    " writes nothing) only, any other is a 403; `write`: everything"
+)
+EXPIRES_HELP = (
+    "after this instant the key is refused (401); null: it never expires. A key made with an"
+    " expiring key lives no longer than it (left out: until it expires)"
+)
 PREFIX_HELP = "the key's first characters, to tell keys apart (e.g. `acs_k3j9x2qa`)"
 
 EXAMPLE_KEY = {

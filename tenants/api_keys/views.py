@@ -13,8 +13,9 @@ from scheduler_site.errors import NotFound
 from scheduler_site.ids_in_urls import parse_id
 from scheduler_site.openapi import PAGE, errors, page_of
 from scheduler_site.pagination import decode_cursor, page_limit, page_response
-from scheduler_site.query_params import refuse_unknown_params
+from scheduler_site.query_params import NONE, refuse_unknown_params
 from tenants.api_keys import openapi  # noqa: F401 - registers the key's security scheme
+from tenants.api_keys.lifetime import checked_lifetime
 from tenants.api_keys.serializers import ApiKeyInput, ApiKeyOutput, CreatedApiKeyOutput
 from tenants.api_keys.services import api_key_create, api_key_revoke, live_keys
 
@@ -54,7 +55,7 @@ class ApiKeyCollectionView(APIView):
             actor=token_actor(request),
             name=fields["name"],
             scope=fields["scope"],
-            expires_at=fields.get("expires_at"),
+            expires_at=checked_lifetime(fields.get("expires_at"), request.auth),
         )
         body = CreatedApiKeyOutput({**ApiKeyOutput(api_key).data, "key": key}).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -62,6 +63,8 @@ class ApiKeyCollectionView(APIView):
 
 @extend_schema(parameters=[KEY_ID])
 class ApiKeyItemView(APIView):
+    known_query_params = NONE  # one key: no paging
+
     @extend_schema(
         operation_id="getApiKey",
         summary="One API key (never the key or its hash)",

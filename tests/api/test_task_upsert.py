@@ -181,3 +181,21 @@ def test_upsert_of_a_name_with_a_newline_inside_reaches_the_route(api):
 def test_upsert_of_a_name_of_only_a_newline_is_400_naming_name(api):
     response = put(api, "%0A", BODY)
     assert response.status_code == 400 and "name" in response.json()["error"]["fields"]
+
+
+def test_upsert_of_a_name_with_a_nul_is_400_as_a_body_name_with_one_is(api):
+    response = put(api, "a%00b", BODY)
+    assert response.status_code == 400 and "name" in response.json()["error"]["fields"]
+    assert not Task.objects.exists()
+
+
+def test_upsert_with_if_match_star_of_a_name_no_task_has_is_412_and_creates_nothing(api):
+    response = put(api, "nightly", BODY, HTTP_IF_MATCH="*")
+    assert response.status_code == 412
+    assert not Task.objects.exists()
+
+
+def test_upsert_with_if_match_star_replaces_the_task_of_the_name(api):
+    made = put(api, "nightly", BODY).json()
+    response = put(api, "nightly", {**BODY, "priority": 3}, HTTP_IF_MATCH="*")
+    assert response.status_code == 200 and response.json()["id"] == made["id"]

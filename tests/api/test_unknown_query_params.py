@@ -1,9 +1,12 @@
 """An unknown query parameter is a 400 naming it on every route and method, as an unknown
 body field is, before anything is read or written; the parameters a route documents work."""
 
-import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
+import re
 
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+
+from scheduler_site.query_params import PAGING
 from tasks.models import Task
 from tests.conftest import cron_task
 
@@ -81,3 +84,36 @@ def test_an_unknown_query_parameter_without_a_token_is_401(client):
 
 def test_the_schema_still_takes_its_format_parameter(client):
     assert client.get("/v1/schema?format=json").status_code == 200
+
+
+def test_every_route_takes_exactly_the_query_parameters_its_schema_documents(client):
+    """A generated client sends what the schema documents: a documented parameter the view
+    refused would break it, one the view takes undocumented is a filter nobody can find."""
+    schema = client.get("/v1/schema?format=json").json()
+    differ = {}
+    for path, operations in schema["paths"].items():
+        view = resolve(re.sub(r"\{[^}]+\}", A_UUID, path)).func.view_class
+        declared = getattr(view, "known_query_params", None)
+        for method, operation in operations.items():
+            method = method.upper()
+            documented = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+            default = PAGING if method == "GET" else frozenset()
+            known = default if declared is None else declared.get(method, frozenset())
+            if documented != set(known):
+                differ[f"{method} {path}"] = (sorted(documented), sorted(known))
+    assert differ == {}
+
+
+def test_a_format_no_renderer_offers_is_a_400_naming_format_not_a_404(api):
+    for response in (api.get("/v1/tasks?format=xml"), api.post("/v1/tasks?format=api", {})):
+        assert response.status_code == 400
+        assert response.json()["error"]["fields"] == {"format": "unknown query parameter"}
+
+
+def test_a_format_asked_without_a_credential_is_a_401_first(client):
+    assert client.get("/v1/tasks?format=xml").status_code == 401
+
+
+def test_the_schema_still_takes_format_json(client):
+    response = client.get("/v1/schema?format=json")
+    assert response.status_code == 200 and "openapi" in response.json()

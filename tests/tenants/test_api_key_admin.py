@@ -55,6 +55,12 @@ def test_a_search_by_prefix_finds_the_key(operator_client, api, write_key):
     assert write_key["prefix"] in page and other["prefix"] not in page
 
 
+def test_a_search_by_the_whole_key_finds_the_key_a_leak_showed(operator_client, api, write_key):
+    other = create_key(api, name="other")
+    page = operator_client.get(LIST, {"q": write_key["key"]}).content.decode()
+    assert write_key["prefix"] in page and other["prefix"] not in page
+
+
 def test_an_operator_without_the_revoke_permission_cannot_revoke(client, write_key):
     viewer = User.objects.create_user("viewer", password="pw", is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_apikey"))
