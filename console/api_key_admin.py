@@ -14,7 +14,7 @@ from console.display import utc_text
 from console.filters import TenantFilter
 from console.paging import CappedPaginator
 from scheduler_site.admin_actions import RefuseUnofferedActions, permitted_action
-from tenants.api_keys.key_format import prefix_of
+from tenants.api_keys.key_format import looks_like_key, prefix_of
 from tenants.api_keys.services import api_keys_revoke
 from tenants.models import ApiKey
 
@@ -83,7 +83,8 @@ class ApiKeyAdmin(RefuseUnofferedActions, admin.ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         # A leaked key pasted whole (from a log, a commit) finds its row by its prefix: the
         # hash is never searched, so the search says nothing a prefix would not.
-        prefix = prefix_of(search_term.strip())
+        term = search_term.strip()
+        prefix = prefix_of(term) if looks_like_key(term) else None
         if prefix is not None:
             return queryset.filter(prefix=prefix), False
         return super().get_search_results(request, queryset, search_term)

@@ -37,7 +37,8 @@ def dashboard_view(request: HttpRequest) -> HttpResponse:
 def tenant_dashboard_view(request: HttpRequest, tenant_id) -> HttpResponse:
     # A tenant's page, as its admin page is: a staff user who may not view tenants does not
     # learn one's name and traffic by its id.
-    if not request.user.has_perm("tasks.view_tenant"):
+    user = request.user
+    if not (user.has_perm("tasks.view_tenant") or user.has_perm("tasks.change_tenant")):
         raise PermissionDenied
     tenant = get_object_or_404(Tenant, pk=tenant_id)
     context = {

@@ -22,6 +22,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TOLERANCE_SECONDS = 300  # a replayed call older (or newer) than this is refused
+# A task's body is at most 64 KiB and a callback's smaller: anything far larger is not ours.
+MAX_BODY = 1024 * 1024
 
 
 def secret_bytes(secret: str) -> bytes:
@@ -67,6 +69,9 @@ class Receiver(BaseHTTPRequestHandler):
         # Digits only: read(-1) would wait for the client to close, int("x") would raise.
         if not (length.isascii() and length.isdigit()):
             self.send_error(400, "bad Content-Length")
+            return
+        if int(length) > MAX_BODY:  # more than the scheduler ever sends: not read into memory
+            self.send_error(413, "body too large")
             return
         body = self.rfile.read(int(length))
         valid = verify(self.secrets, self.headers, body)

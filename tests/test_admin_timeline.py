@@ -143,3 +143,11 @@ def test_a_tenants_dashboard_needs_the_permission_to_view_tenants(client, tenant
     user.user_permissions.add(Permission.objects.get(codename="view_tenant"))
     client.force_login(User.objects.get(pk=user.pk))  # the permissions read afresh
     assert client.get(url).status_code == 200
+
+
+def test_a_tenants_dashboard_opens_to_who_may_change_tenants(client, tenant):
+    # The admin lets the change permission view, so its dashboard does too.
+    user = User.objects.create_user("editor", "editor@example.com", "pw", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="change_tenant"))
+    client.force_login(user)
+    assert client.get(f"/admin/dashboard/tenant/{tenant.id}/").status_code == 200

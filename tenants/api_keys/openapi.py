@@ -2,6 +2,8 @@
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 
+from tenants.api_keys.serializers import SCOPE_HELP
+
 
 class ApiKeyScheme(OpenApiAuthenticationExtension):
     target_class = "tenants.api_keys.auth.ApiKeyAuthentication"
@@ -12,5 +14,5 @@ class ApiKeyScheme(OpenApiAuthenticationExtension):
             "type": "http",
             "scheme": "bearer",
             "bearerFormat": "acs_<prefix>_<secret>",
-            "description": "a key from `POST /v1/api-keys`; one of scope `read` may only GET",
+            "description": f"a key from `POST /v1/api-keys`; its scope: {SCOPE_HELP}",
         }

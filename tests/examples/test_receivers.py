@@ -153,3 +153,15 @@ def test_the_python_receiver_answers_400_to_a_bad_content_length(tenant, tmp_pat
             assert conn.recv(64).startswith(b"HTTP/1.1 400")
     finally:
         started.stop()
+
+
+def test_the_python_receiver_answers_413_to_a_body_no_call_is_that_large(tenant, tmp_path):
+    """A terabyte's Content-Length is refused before anything is read into memory."""
+    started = python_receiver(tenant.signing_secret, tmp_path)
+    try:
+        with socket.create_connection(("127.0.0.1", started.port), timeout=5) as conn:
+            head = f"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: {10**12}\r\n\r\n"
+            conn.sendall(head.encode())
+            assert conn.recv(64).startswith(b"HTTP/1.1 413")
+    finally:
+        started.stop()

@@ -69,3 +69,11 @@ def test_an_operator_without_the_revoke_permission_cannot_revoke(client, write_k
     response = client.post(LIST, {"action": "revoke", "_selected_action": [write_key["id"]]})
     assert response.status_code == 403
     assert client_with_key(write_key["key"]).get("/v1/tasks").status_code == 200
+
+
+def test_a_search_by_a_name_shaped_like_a_key_searches_names(operator_client, api):
+    """`ops_nightly1_x` has a key's shape but not its `acs_` start: a name search."""
+    named = create_key(api, name="ops_nightly1_x")
+    other = create_key(api, name="other")
+    page = operator_client.get(LIST, {"q": "ops_nightly1_x"}).content.decode()
+    assert named["prefix"] in page and other["prefix"] not in page
