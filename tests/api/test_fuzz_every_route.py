@@ -5,11 +5,11 @@ import json
 from urllib.parse import quote
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jobs.models import Job
+from tests.api.routes import api_patterns
 from tests.conftest import cron_task
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -25,20 +25,11 @@ TEXT = st.text(max_size=60)
 
 def api_routes() -> list[str]:
     """Every route under /v1/, with its path parameters as `{name}`."""
-    routes = []
-
-    def walk(patterns, prefix: str) -> None:
-        for pattern in patterns:
-            text = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, text)
-            elif isinstance(pattern, URLPattern) and text.startswith("v1/"):
-                routes.append(
-                    "/" + text.replace("<str:", "{").replace("<task_name:", "{").replace(">", "}")
-                )
-
-    walk(get_resolver().url_patterns, "")
-    return sorted(set(routes))
+    routes = {
+        "/" + text.replace("<str:", "{").replace("<task_name:", "{").replace(">", "}")
+        for text, _ in api_patterns()
+    }
+    return sorted(routes)
 
 
 ROUTES = api_routes()

@@ -4,9 +4,10 @@ document, and it and its Swagger UI are served without a token and without a CDN
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.validation import validate_schema
 from rest_framework.test import APIClient
+
+from tests.api.routes import api_patterns, view_class
 
 HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 UNDOCUMENTED = {"/v1/schema", "/v1/docs"}  # the description itself and its page
@@ -15,19 +16,11 @@ UNDOCUMENTED = {"/v1/schema", "/v1/docs"}  # the description itself and its page
 def routes_and_methods() -> dict[str, set[str]]:
     """Every URL route under /v1/ (path parameters as `{name}`) and its view's methods."""
     found: dict[str, set[str]] = {}
-
-    def walk(patterns, prefix: str) -> None:
-        for pattern in patterns:
-            text = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, text)
-            elif isinstance(pattern, URLPattern) and text.startswith("v1/"):
-                path = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", text)
-                view = getattr(pattern.callback, "view_class", None)
-                methods = {m for m in HTTP_METHODS if view is not None and hasattr(view, m)}
-                found.setdefault(path, set()).update(methods)
-
-    walk(get_resolver().url_patterns, "")
+    for text, pattern in api_patterns():
+        path = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", text)
+        view = view_class(pattern)
+        methods = {m for m in HTTP_METHODS if view is not None and hasattr(view, m)}
+        found.setdefault(path, set()).update(methods)
     return {path: methods for path, methods in found.items() if path not in UNDOCUMENTED}
 
 

@@ -4,10 +4,11 @@ body field is, before anything is read or written; the parameters a route docume
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls import resolve
 
 from scheduler_site.query_params import PAGING
 from tasks.models import Task
+from tests.api.routes import api_patterns, view_class
 from tests.conftest import cron_task
 
 HANDLERS = ("get", "post", "put", "patch", "delete")
@@ -16,22 +17,14 @@ A_UUID = "01a22754-6026-7ed2-b47c-5491fcc5bdc5"
 
 def every_route_and_method() -> list[tuple[str, str]]:
     """(method, path) for each handler of each API view under /v1/, its path values filled."""
-    found = []
-
-    def walk(patterns, prefix: str) -> None:
-        for pattern in patterns:
-            text = prefix + str(pattern.pattern)
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, text)
-            elif isinstance(pattern, URLPattern) and text.startswith("v1/"):
-                view = getattr(pattern.callback, "view_class", None)
-                if view is not None and view.__module__.startswith("drf_spectacular"):
-                    continue  # the schema and the docs pages take drf-spectacular's own
-                path = "/" + _filled(text)
-                found.extend((m, path) for m in HANDLERS if view and hasattr(view, m))
-
-    walk(get_resolver().url_patterns, "")
-    return sorted(set(found))
+    found = set()
+    for text, pattern in api_patterns():
+        view = view_class(pattern)
+        if view is not None and view.__module__.startswith("drf_spectacular"):
+            continue  # the schema and the docs pages take drf-spectacular's own
+        path = "/" + _filled(text)
+        found.update((m, path) for m in HANDLERS if view and hasattr(view, m))
+    return sorted(found)
 
 
 def _filled(route: str) -> str:
