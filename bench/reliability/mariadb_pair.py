@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shutil
 import signal
+import socket
 import tempfile
 import time
 from pathlib import Path
@@ -68,6 +69,9 @@ class MariaDBPair:
 
     def start(self) -> MariaDBPair:
         for member in (self.primary, self.replica):
+            if port_answers(member.port):
+                # Else the readiness wait would take a leftover server for the new one.
+                raise RuntimeError(f"port {member.port} is taken: a mariadbd left running?")
             member.root.mkdir(parents=True, exist_ok=True)
             member.install().start()
         replica = self.replica.connect()
@@ -119,6 +123,12 @@ class MariaDBPair:
                 return
             time.sleep(0.2)
         raise RuntimeError(f"the replica never connected as semi-sync: {status}")
+
+
+def port_answers(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 def slave_status(cursor) -> dict:
