@@ -4,10 +4,9 @@ the replica promoted and the proxy moved; the processes are never restarted."""
 
 import pytest
 
-from tests.campaign.test_small_campaign import STEADY_SCALE, run_small
+from tests.campaign.test_small_campaign import STEADY_SCALE, STEADY_SECONDS, run_small
 
 pytestmark = pytest.mark.django_db(transaction=True)
-STEADY_SECONDS = 25
 
 
 def test_primary_killed_and_replica_promoted_loses_nothing_and_makes_no_run_twice(tmp_path):
