@@ -5,7 +5,7 @@ from pathlib import Path
 import dj_database_url
 
 
-def database_settings(url: str, base_dir: Path) -> dict:
+def database_settings(url: str, base_dir: Path, read_timeout: int = 60) -> dict:
     # Long-running processes keep their connection (checked before reuse) instead of
     # reconnecting at every turn of their loop.
     config = dj_database_url.parse(
@@ -20,6 +20,13 @@ def database_settings(url: str, base_dir: Path) -> dict:
             # A database host that stops answering fails a reconnect within seconds, so a
             # process waits it out with backoff (and stops when asked) instead of hanging.
             "connect_timeout": 5,
+            # A primary that dies without closing its connections (a machine lost, a
+            # network partition) leaves a statement waiting for an answer that never comes:
+            # without these the process hangs on it for hours of TCP retries instead of
+            # reconnecting to the promoted replica. Above InnoDB's 50 s lock wait, so a
+            # statement queued on a row lock fails by the database's own timeout first.
+            "read_timeout": read_timeout,
+            "write_timeout": read_timeout,
         }
         config["TEST"] = {"CHARSET": "utf8mb4", "COLLATION": "utf8mb4_unicode_ci"}
     elif config["ENGINE"] == "django.db.backends.sqlite3":

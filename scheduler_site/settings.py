@@ -23,7 +23,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
 DATABASE_URL = env_str("DATABASE_URL")
-DATABASES = {"default": database_settings(DATABASE_URL, BASE_DIR)}
+DATABASES = {
+    "default": database_settings(
+        DATABASE_URL, BASE_DIR, env_int("DATABASE_READ_TIMEOUT_SECONDS", 60, minimum=1)
+    )
+}
 # Missing, weak, shared or development keys stop every process, except with DEBUG on and the
 # embedded SQLite database: a laptop (keys.py).
 _EMBEDDED = DATABASES["default"]["ENGINE"].endswith("sqlite3")

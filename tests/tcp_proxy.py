@@ -10,7 +10,8 @@ import threading
 class TcpProxy:
     """Forwards 127.0.0.1:<port> to a target; `cut()` drops every connection and refuses
     new ones until `restore()`; `hang()` keeps every connection (and accepts new ones) but
-    holds the bytes of both directions until `restore()`: a peer that stopped answering."""
+    holds the bytes of both directions until `restore()`: a peer that stopped answering;
+    `move_to()` sends new connections to another target."""
 
     def __init__(self, target_host: str, target_port: int) -> None:
         self.target = (target_host, target_port)
@@ -27,6 +28,15 @@ class TcpProxy:
     def cut(self) -> None:
         self._cut.set()
         with self._lock:
+            for sock in list(self._open):
+                _close(sock)
+            self._open.clear()
+
+    def move_to(self, host: str, port: int) -> None:
+        """New connections go to another server (a DNS or proxy switch); the open ones to
+        the old server are dropped, as a switching proxy does."""
+        with self._lock:
+            self.target = (host, port)
             for sock in list(self._open):
                 _close(sock)
             self._open.clear()

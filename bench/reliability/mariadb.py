@@ -42,24 +42,24 @@ class PrivateMariaDB:
     def start(self) -> None:
         log = open(self.root / "mariadbd.log", "ab")  # noqa: SIM115 - the child owns it
         self.popen = subprocess.Popen(
-            [
-                "mariadbd",
-                "--no-defaults",
-                f"--datadir={self.datadir}",
-                f"--port={self.port}",
-                "--bind-address=127.0.0.1",
-                f"--socket={self.root / 'mariadbd.sock'}",
-                f"--pid-file={self.root / 'mariadbd.pid'}",
-                "--user=root",
-                # Root over TCP without a password, as on the shared server.
-                "--skip-grant-tables",
-                "--innodb-buffer-pool-size=512M",
-                "--max-connections=500",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            ["mariadbd", *self.server_options()], stdout=log, stderr=subprocess.STDOUT
         )
         self._wait_ready()
+
+    def server_options(self) -> list[str]:
+        return [
+            "--no-defaults",
+            f"--datadir={self.datadir}",
+            f"--port={self.port}",
+            "--bind-address=127.0.0.1",
+            f"--socket={self.root / 'mariadbd.sock'}",
+            f"--pid-file={self.root / 'mariadbd.pid'}",
+            "--user=root",
+            # Root over TCP without a password, as on the shared server.
+            "--skip-grant-tables",
+            "--innodb-buffer-pool-size=512M",
+            "--max-connections=500",
+        ]
 
     def stop(self, timeout: float = 60) -> None:
         """A clean shutdown (SIGTERM), as an operator's restart does."""

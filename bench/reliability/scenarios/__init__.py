@@ -1,11 +1,19 @@
-"""The twelve scenarios of issue 12, by the name the command line takes."""
+"""The twelve scenarios of issue 12 and the failover of issue 22 (13), by the name the
+command line takes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bench.reliability.runner import Scenario
-from bench.reliability.scenarios import archiver, bursts, endpoints, executors, steady
+from bench.reliability.scenarios import (
+    archiver,
+    bursts,
+    endpoints,
+    executors,
+    failover,
+    steady,
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,11 @@ SCENARIOS = {
             "12-mariadb-restarted",
             "MariaDB restarted under the steady mix",
             steady.mariadb_restarted,
+        ),
+        Entry(
+            "13-mariadb-failover",
+            "the MariaDB primary killed, its semi-sync replica promoted, under the steady mix",
+            failover.failover,
         ),
     )
 }

@@ -1,0 +1,47 @@
+"""A process whose MariaDB stops answering mid-statement (a primary lost without closing
+its connections) gives up within DATABASE_READ_TIMEOUT_SECONDS and comes back by itself
+once the database answers again, instead of waiting on the dead connection for hours."""
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from scheduler_site.database import database_settings
+from tests.processes import ManagedProcess, wait_until
+from tests.tcp_proxy import TcpProxy
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_mysql_connections_get_a_read_and_a_write_timeout(tmp_path):
+    options = database_settings("mysql://u:p@db:3306/n", tmp_path, read_timeout=7)["OPTIONS"]
+    assert options["read_timeout"] == 7 and options["write_timeout"] == 7
+
+
+def test_a_reconciler_whose_database_stops_answering_reconnects_by_itself(tmp_path):
+    if connection.vendor != "mysql":
+        pytest.fail("this fault test needs MariaDB (DATABASE_URL=mysql://...)")
+    db = settings.DATABASES["default"]
+    proxy = TcpProxy(db["HOST"], int(db["PORT"] or 3306))
+    url = f"mysql://{db['USER']}:{db['PASSWORD']}@127.0.0.1:{proxy.port}/{db['NAME']}"
+    env = {"DATABASE_URL": url, "DATABASE_READ_TIMEOUT_SECONDS": "2"}
+    reconciler = ManagedProcess(
+        ["run_reconciler", "--interval", "0.2"], tmp_path / "reconciler.log", env=env
+    )
+    try:
+        turns = "reconcile returned="
+        wait_until(lambda: turns in reconciler.log(), timeout=30, message="it did not start")
+        proxy.hang()
+        wait_until(
+            lambda: "unavailable (" in reconciler.log(),
+            timeout=30,
+            message="the reconciler waited on a database that stopped answering",
+        )
+        proxy.restore()
+        after = len(reconciler.log())
+        wait_until(
+            lambda: turns in reconciler.log()[after:], timeout=30, message="it did not recover"
+        )
+    finally:
+        assert reconciler.stop() == 0
+        proxy.close()
