@@ -239,3 +239,10 @@ def test_the_adapters_rule_serves_the_autoscalers_metric():
     rules = of_kind("ConfigMap")["prometheus-adapter"]["data"]["config.yaml"]
     rule = yaml.safe_load(rules)["externalRules"][0]
     assert rule["seriesQuery"].startswith(name + "{") and rule["name"]["as"] == name
+
+
+def test_only_gunicorn_is_told_where_the_multiprocess_metrics_go():
+    # Set for every process, each management command counts into a folder only gunicorn
+    # makes, and dies at its first metric (seen under podman kube play).
+    config = of_kind("ConfigMap")["scheduler-config"]["data"]
+    assert "PROMETHEUS_MULTIPROC_DIR" not in config
