@@ -2,7 +2,8 @@
 # Prints two lines, kubeconform's path and the -schema-location of the Kubernetes schemas,
 # providing both once, for tests/deploy/test_kubernetes_manifests.py. Cached under
 # KUBECONFORM_DIR (default ~/.cache/scheduler-kubeconform):
-#   - kubeconform built with `go install` (KUBECONFORM_VERSION; seconds to a minute);
+#   - kubeconform built with `go install` (KUBECONFORM_VERSION; about 3 minutes on a fresh
+#     machine under load, seconds with Go's module cache warm);
 #   - the schemas: kubeconform's default location (GitHub) is out of reach from these
 #     machines, so they come from PyPI's kubernetes-validate wheel (pip download, not
 #     installed), whose "-local-strict" set for KUBERNETES_SCHEMA_VERSION is unpacked and
