@@ -28,6 +28,8 @@ from tests.processes import test_database_url as database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENSURE = "scripts/ensure_kube_play.sh"
+# kube play returns once every init container has ended: about 55 s here under load.
+PLAY = 240
 PODS = ["scheduler-api", "scheduler-scheduler", "scheduler-executor"]
 # podman's defaults for a container's open files ask more than this VM lets runc set.
 CONTAINERS_CONF = """[containers]
@@ -82,9 +84,14 @@ def played(podman_env, tmp_path):
     manifest = tmp_path / "play.yaml"
     manifest.write_text(play_yaml(PODS, ports, settings, keys()))
     started = timezone.now()
-    play = podman(podman_env, "kube", "play", "--replace", str(manifest))
     try:
-        assert play.returncode == 0, play.stderr
+        # Inside the try: a play that times out (an init container that never ends) leaves
+        # its pods behind too.
+        try:
+            play = podman(podman_env, "kube", "play", "--replace", str(manifest), timeout=PLAY)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"podman kube play took over {PLAY} s:\n{logs(podman_env)}")
+        assert play.returncode == 0, play.stderr + logs(podman_env)
         yield ports, started
     finally:
         podman(podman_env, "kube", "down", str(manifest), timeout=120)
