@@ -28,7 +28,7 @@ from tests.processes import test_database_url as database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ENSURE = "scripts/ensure_kube_play.sh"
-# kube play returns once every init container has ended: about 55 s here under load.
+# kube play returns once every init container has ended: 20 to 55 s here, by load.
 PLAY = 240
 PODS = ["scheduler-api", "scheduler-scheduler", "scheduler-executor"]
 # podman's defaults for a container's open files ask more than this VM lets runc set.
