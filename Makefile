@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write image clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -120,6 +120,12 @@ bench-layouts: $(STAMP) mariadb
 # The executor's CPU per job and its py-spy profile (py-spy needs ptrace: root here).
 bench-profile: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/profile_executor.py
+
+# The container image with podman (scripts/build_image.sh): localhost/at-cron-scheduler:latest
+# on python:3.11-slim; on a machine without Docker Hub, on a local Debian base made with
+# debootstrap: BASE_IMAGE=localhost/scheduler-base:bookworm make image.
+image:
+	@scripts/build_image.sh
 
 clean:
 	rm -rf $(VENV) db.sqlite3

@@ -15,6 +15,8 @@ scripts/ensure_cassandra.sh
 scripts/ensure_chromium.sh
 scripts/ensure_faketime.sh
 scripts/ensure_promtool.sh >/dev/null  # built once (minutes), then cached: tests/deploy
+scripts/ensure_kubeconform.sh >/dev/null  # built once, then cached: tests/deploy
+scripts/ensure_kube_play.sh  # podman, runc, catatonit and the image (built once): tests/deploy
 scripts/ensure_node.sh
 export CASSANDRA_HOSTS=127.0.0.1 CASSANDRA_PORT=${CASSANDRA_PORT:-9042}
 

@@ -1,0 +1,141 @@
+"""The manifests' API, scheduler and executor pods played by `podman kube play` against the
+host's MariaDB (tests/deploy/kube_play.py says what is changed to play them here): the
+init container lets them start once the migrations are in, the API answers /healthz and
+/readyz from its pod on a read-only root as uid 10001, the scheduler and the executor
+write their heartbeats and serve their metrics.
+
+podman (with runc and catatonit) and the image come from scripts/ensure_kube_play.sh.
+The pods are on the host's network, so gunicorn's fixed 127.0.0.1:8010 inside the API
+pod (scripts/container_api.sh) must be free here."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import time
+
+import pytest
+import requests
+from cryptography.fernet import Fernet
+from django.utils import timezone
+
+from execution.models import ProcessHeartbeat
+from tests.deploy.kube_play import play_yaml
+from tests.processes import ROOT, free_port
+from tests.processes import test_database_url as database_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ENSURE = "scripts/ensure_kube_play.sh"
+# kube play returns once every init container has ended: 20 to 55 s here, by load.
+PLAY = 240
+PODS = ["scheduler-api", "scheduler-scheduler", "scheduler-executor"]
+# podman's defaults for a container's open files ask more than this VM lets runc set.
+CONTAINERS_CONF = """[containers]
+default_ulimits = ["nofile=4096:4096", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+[engine.runtimes]
+runc = ["/usr/sbin/runc"]
+"""
+
+
+@pytest.fixture(scope="module")
+def podman_env(tmp_path_factory) -> dict[str, str]:
+    found = subprocess.run([ENSURE], cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    assert found.returncode == 0, f"{ENSURE} failed:\n{found.stderr[-3000:]}"
+    conf = tmp_path_factory.mktemp("podman") / "containers.conf"
+    conf.write_text(CONTAINERS_CONF)
+    return dict(os.environ, CONTAINERS_CONF=str(conf))
+
+
+def podman(env: dict, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["podman", *args], env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def keys() -> dict[str, str]:
+    return {
+        "DATABASE_URL": database_url(),
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "JWT_SIGNING_KEY": secrets.token_urlsafe(64),
+        "SECRETS_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
+    }
+
+
+def gunicorn_port_is_free() -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", 8010)) != 0
+
+
+@pytest.fixture
+def played(podman_env, tmp_path):
+    assert gunicorn_port_is_free(), "127.0.0.1:8010 is taken: the API pod's gunicorn needs it"
+    ports = {name: {"metrics": free_port()} for name in PODS}
+    ports["scheduler-api"]["http"] = free_port()
+    settings = {
+        "HISTORY_BACKEND": "sql",
+        "ALLOWED_HOSTS": "localhost",
+        "API_METRICS_PORT": str(ports["scheduler-api"]["metrics"]),
+        "CACHE_URL": os.environ.get("CACHE_URL", ""),
+    }
+    manifest = tmp_path / "play.yaml"
+    manifest.write_text(play_yaml(PODS, ports, settings, keys()))
+    started = timezone.now()
+    try:
+        # Inside the try: a play that times out (an init container that never ends) leaves
+        # its pods behind too.
+        try:
+            play = podman(podman_env, "kube", "play", "--replace", str(manifest), timeout=PLAY)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"podman kube play took over {PLAY} s:\n{logs(podman_env)}")
+        assert play.returncode == 0, play.stderr + logs(podman_env)
+        yield ports, started
+    finally:
+        podman(podman_env, "kube", "down", str(manifest), timeout=120)
+
+
+def logs(env: dict) -> str:
+    names = podman(env, "ps", "-a", "--format", "{{.Names}}").stdout.split()
+    return "\n".join(
+        f"--- {name}\n{podman(env, 'logs', '--tail', '20', name).stderr[-2000:]}"
+        for name in names
+        if name.startswith(tuple(PODS))
+    )
+
+
+def wait_for(check, seconds: float = 120) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return True
+        except requests.RequestException:
+            pass
+        time.sleep(0.5)
+    return False
+
+
+def get(port: int, path: str) -> requests.Response:
+    return requests.get(f"http://127.0.0.1:{port}{path}", headers={"Host": "localhost"}, timeout=5)
+
+
+def test_the_played_pods_answer_their_probes_and_beat(played, podman_env):
+    ports, started = played
+    api = ports["scheduler-api"]["http"]
+    assert wait_for(lambda: get(api, "/healthz").status_code == 200), logs(podman_env)
+    assert get(api, "/healthz").json()["status"] == "ok"
+    assert wait_for(lambda: get(api, "/readyz").status_code == 200), logs(podman_env)
+
+    def beating() -> bool:
+        names = ProcessHeartbeat.objects.filter(last_seen__gte=started).values_list(
+            "name", flat=True
+        )
+        return {"scheduler", "executor"} <= set(names)
+
+    assert wait_for(beating), logs(podman_env)
+    for name in PODS:
+        metrics = get(ports[name]["metrics"], "/metrics")
+        assert metrics.status_code == 200 and "scheduler_" in metrics.text, name
