@@ -44,13 +44,13 @@ def build_image(log_path: Path) -> float:
 
 
 def run_once(
-    args: list[str], env_file: Path, *, timeout: float = 120, user: str | None = None
+    args: list[str], env_file: Path, *, timeout: float = 120, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess:
     """A command in a throwaway container of IMAGE; its output as text."""
-    as_user = ["--user", user] if user else []
+    extra = [f"--env={key}={value}" for key, value in (env or {}).items()]
     return subprocess.run(
-        ["podman", "run", "--rm", "--label", LABEL, *RUN_OPTIONS, *as_user,
-         "--env-file", str(env_file), IMAGE, *args],
+        ["podman", "run", "--rm", "--label", LABEL, *RUN_OPTIONS, "--env-file", str(env_file),
+         *extra, IMAGE, *args],
         capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
 
