@@ -24,6 +24,8 @@ NEVER_SENT = [
     "docs/screenshots/dlq.png",
     ".pytest_cache/README.md",
     ".ruff_cache/CACHEDIR.TAG",
+    "examples/node_modules/typescript/package.json",
+    "examples/build/receiver.js",
 ]
 NEEDED = [
     "manage.py",
