@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The container's API: gunicorn on 127.0.0.1:8010 behind nginx on 0.0.0.0:${PORT:-8000}
-# (scripts/nginx/nginx.conf.in). If either stops, the other is stopped and the container
-# exits, so the orchestrator restarts it whole.
+# The container's API: gunicorn on ${GUNICORN_BIND:-127.0.0.1:8010} behind nginx on
+# 0.0.0.0:${PORT:-8000} (scripts/nginx/nginx.conf.in). If either stops, the other is stopped
+# and the container exits, so the orchestrator restarts it whole. GUNICORN_BIND moves
+# gunicorn off 8010 where the container shares the host's network.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # nginx below is the one proxy in front of gunicorn (the login throttle reads its address).
 export PROXY_HOPS=${PROXY_HOPS:-1}
-gunicorn scheduler_site.wsgi -c scheduler_site/gunicorn.conf.py --bind 127.0.0.1:8010 &
-scripts/run_nginx.sh "0.0.0.0:${PORT:-8000}" 127.0.0.1:8010 /tmp/nginx &
+upstream=${GUNICORN_BIND:-127.0.0.1:8010}
+gunicorn scheduler_site.wsgi -c scheduler_site/gunicorn.conf.py --bind "$upstream" &
+scripts/run_nginx.sh "0.0.0.0:${PORT:-8000}" "$upstream" /tmp/nginx &
 trap 'kill -TERM $(jobs -p) 2>/dev/null' TERM INT
 wait -n
 status=$?

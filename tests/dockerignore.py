@@ -9,6 +9,7 @@ re-include, and the last pattern that matches a path decides.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -70,3 +71,14 @@ def is_excluded(relative: str, patterns: list[Pattern]) -> bool:
         if any(pattern.regex.match(candidate) for candidate in candidates):
             excluded = not pattern.exclusion
     return excluded
+
+
+def sent_files(root: Path, patterns: list[Pattern]) -> list[str]:
+    """The files of the folder `root` that a build with it as context receives."""
+    sent = []
+    for folder, dirs, files in os.walk(root):
+        relative = Path(folder).relative_to(root).as_posix()
+        prefix = "" if relative == "." else f"{relative}/"
+        dirs[:] = [name for name in dirs if not is_excluded(prefix + name, patterns)]
+        sent += [prefix + name for name in files if not is_excluded(prefix + name, patterns)]
+    return sent

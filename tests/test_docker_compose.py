@@ -7,7 +7,8 @@ import pytest
 import yaml
 from django.core.management import get_commands
 
-COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
+ROOT = Path(__file__).resolve().parent.parent
+COMPOSE = ROOT / "docker-compose.yml"
 BACKING = {"mariadb", "cassandra", "redis"}
 PROCESSES = {
     "scheduler": "run_scheduler",
@@ -80,3 +81,27 @@ def test_the_processes_start_after_the_migration(services):
 def test_the_api_counts_the_address_nginx_appends(services):
     # One proxy (nginx) in front: the login throttle reads the client from X-Forwarded-For.
     assert services["api"]["environment"]["PROXY_HOPS"] == "1"
+
+
+def test_the_api_is_healthy_once_readyz_answers_on_its_own_port(services):
+    api = services["api"]
+    check = api["healthcheck"]
+    bind = api["command"].split("--bind ")[1].split()[0]
+    port = bind.rsplit(":", 1)[1]
+    assert check["test"] == [
+        "CMD", "python", "scripts/http_probe.py", f"http://127.0.0.1:{port}/readyz",
+    ]  # fmt: skip
+    assert (ROOT / "scripts/http_probe.py").exists()
+    assert {"interval", "timeout", "retries", "start_period"} <= set(check)
+
+
+def test_nginx_sends_clients_to_the_api_only_once_it_is_healthy(services):
+    assert services["nginx"]["depends_on"]["api"] == {"condition": "service_healthy"}
+
+
+def test_the_header_documents_the_bootstrap_with_the_existing_commands():
+    header = COMPOSE.read_text().split("\nx-app:")[0]
+    known = get_commands()
+    for command in ("createsuperuser", "create_tenant", "issue_token"):
+        assert f"python manage.py {command}" in header and command in known
+    assert "migrate" in header

@@ -18,9 +18,11 @@ RUNTIME_SCRIPTS = (
     "scripts/container_api.sh",
     "scripts/run_nginx.sh",
     "docker-compose.yml",
+    "scripts/build_image.sh",
 )
-# Read, but not configuration: set by manage.py and wsgi.py, or by the Makefile for its script.
-NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE", "PY"}
+# Read, but not configuration: set by manage.py and wsgi.py, or by the Makefile for its script;
+# pip's own PIP_CERT (make image's default CA bundle).
+NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE", "PY", "PIP_CERT"}
 NAME = r"([A-Z][A-Z0-9_]+)"
 PYTHON_READS = re.compile(
     rf"""(?:\benv_\w+\(\s*|os\.environ\.get\(\s*|os\.environ\[\s*|os\.getenv\(\s*)["']{NAME}["']"""
