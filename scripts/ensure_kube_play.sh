@@ -11,10 +11,9 @@ if ! command -v catatonit >/dev/null && [ ! -x /usr/libexec/podman/catatonit ]; 
   echo "installing Debian's catatonit"
   apt_install catatonit
 fi
-# The image the manifests name, built once on the local debootstrap base (Docker Hub is out
-# of reach here; minutes the first time) unless it is there already.
+# The image the manifests name, built on the local debootstrap base (Docker Hub is out of
+# reach here): always, so the pods run this checkout's code; podman's layer cache makes it
+# seconds when nothing changed (tests/image builds the same layers).
 IMAGE=${IMAGE:-localhost/at-cron-scheduler:latest}
-if ! podman image exists "$IMAGE"; then
-  echo "building $IMAGE (make image on the local base)"
-  IMAGE=$IMAGE BASE_IMAGE=localhost/scheduler-base:bookworm scripts/build_image.sh >&2
-fi
+echo "building $IMAGE (make image on the local base)"
+IMAGE=$IMAGE BASE_IMAGE=localhost/scheduler-base:bookworm scripts/build_image.sh >&2

@@ -16,10 +16,10 @@ scripts/ensure_chromium.sh
 scripts/ensure_faketime.sh
 scripts/ensure_promtool.sh >/dev/null  # built once (minutes), then cached: tests/deploy
 scripts/ensure_kubeconform.sh >/dev/null  # built once, then cached: tests/deploy
-scripts/ensure_kube_play.sh  # podman, runc, catatonit and the image (built once): tests/deploy
 scripts/ensure_node.sh
 scripts/ensure_podman.sh      # the image tests (tests/image/) build and run the image
 scripts/ensure_base_image.sh  # their Debian base, made once with debootstrap, then cached
+scripts/ensure_kube_play.sh   # catatonit and the image of this checkout: tests/deploy
 export CASSANDRA_HOSTS=127.0.0.1 CASSANDRA_PORT=${CASSANDRA_PORT:-9042}
 
 DATABASE_URL=${TEST_DATABASE_URL:-mysql://root:@127.0.0.1:3306/scheduler} \
