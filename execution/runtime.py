@@ -73,6 +73,10 @@ class LoopProcess:
     def on_stop(self) -> None:
         """Called once after the last turn, also after an error."""
 
+    def heartbeat(self) -> None:
+        """After each good turn: this process's heartbeat row (at most every few seconds)."""
+        beat(self.name, self.instance_id)
+
     # --- the loop -------------------------------------------------------------------------
 
     def run(self, *, once: bool = False) -> None:
@@ -92,7 +96,7 @@ class LoopProcess:
         reset_queries()
         try:
             delay = self.run_once()
-            beat(self.name, self.instance_id)
+            self.heartbeat()
         except self.transient_errors as exc:
             delay = self._backoff.next_delay()
             self.logger.warning("unavailable (%s); retrying in %.1fs", exc, delay)
