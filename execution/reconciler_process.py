@@ -3,6 +3,7 @@ went stale (jobs/queue/dead_holders.py), go back to pending (or dead),
 the console's "retry all matching" is carried out, and the flows' rows no longer needed are
 removed (flows/housekeeping.py), a batch of each per turn."""
 
+import time
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -42,6 +43,11 @@ class ReconcilerProcess(LoopProcess):
         """The jobs of executors taken for dead, before the leases (theirs would expire
         later); the count handed back."""
         dead_after = settings.EXECUTOR_DEAD_AFTER_SECONDS
+        since = self.available_since
+        if since is None or time.monotonic() - since < dead_after:
+            # Just started, or the database just came back: every executor's beat is old
+            # then, live ones too, until their beats (a second apart) reach it again.
+            return 0
         returned = return_dead_holders_jobs(dead_after=dead_after, batch_size=self.batch_size)
         if returned.total:
             DEAD_HOLDERS_JOBS.labels("unfired").inc(returned.unfired)
