@@ -33,9 +33,14 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("scenarios", nargs="*", help="names (default: all)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies every job count")
     parser.add_argument("--steady-seconds", type=float, default=600.0)
-    parser.add_argument("--out", default="bench/campaign-results")
+    # Absolute from here on: nginx reads the endpoint's paths relative to its own prefix.
+    parser.add_argument("--out", default="bench/campaign-results", type=resolved)
     parser.add_argument("--no-progress", action="store_true")
     return parser.parse_args()
+
+
+def resolved(folder: str) -> Path:
+    return Path(folder).resolve()
 
 
 def raise_interrupt(signum, frame) -> None:

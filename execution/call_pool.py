@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from execution import metrics
 from execution.delivery import CallOutcome, Delivery, job_log_fields
+from execution.executor_beat import Liveness
 from execution.executor_outbox import Outbox
 from execution.flow_calls_counter import FLOW_NAMES
 from execution.held_job import HeldJob
@@ -42,6 +43,7 @@ class CallPool:
         reserved_for_critical: int,
         on_result: Callable[[int], None],
         on_drained: Callable[[], None],
+        liveness: Liveness | None = None,
     ) -> None:
         self.delivery = delivery
         self.outbox = outbox
@@ -49,6 +51,7 @@ class CallPool:
         self.reserved_for_critical = reserved_for_critical
         self.on_result = on_result  # told how many results wait, after each one
         self.on_drained = on_drained  # told when no due job waits for a slot any more
+        self.liveness = liveness  # None: no heartbeat to keep (the pool alone, in tests)
         self.in_flight: dict[asyncio.Task, ClaimedJob] = {}
         self.in_flight_normal = 0
         self.waiting: Turns[HeldJob] = Turns()
@@ -141,6 +144,12 @@ class CallPool:
             return
         if job.tenant_id in self.inactive_tenants:
             self.outbox.give_back(job)  # its tenant was stopped since the claim
+            return
+        if self.liveness is not None and not self.liveness.may_fire(held.claimed_mono):
+            # The reconciler may take this executor for dead (its beat is late), or has
+            # since its claim: another executor may hold the job now. Fenced by its
+            # attempt, the hand-back changes nothing if so.
+            self.outbox.give_back(job)
             return
         delay = max(0.0, (now - job.next_attempt_at).total_seconds())
         metrics.START_DELAY.labels(str(job.priority)).observe(delay)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import time
 
+from django.conf import settings
 from django.db import connection
 
 from execution.call_pool import CallPool
 from execution.delivery import Delivery
+from execution.executor_beat import BeatThread, Liveness
 from execution.executor_outbox import Outbox
 from execution.executor_round import DatabaseRound, RoundLimits, RoundReport
 from execution.executor_timers import Timers
@@ -60,6 +62,9 @@ class ExecutorProcess(LoopProcess):
         reserved = min(share, concurrency - 1) if concurrency > 1 else 0
         self.outbox = Outbox()
         self.calls = LoopThread(f"{worker_id}-calls")
+        dead_after = settings.EXECUTOR_DEAD_AFTER_SECONDS
+        self.liveness = Liveness(dead_after)
+        self.beats = BeatThread(self.name, worker_id, self.liveness, every=dead_after / 5)
         self.pool = CallPool(
             delivery=delivery or Delivery(policy=default_policy(), concurrency=concurrency),
             outbox=self.outbox,
@@ -67,6 +72,7 @@ class ExecutorProcess(LoopProcess):
             reserved_for_critical=reserved,
             on_result=self._on_result,
             on_drained=self.wake,
+            liveness=self.liveness,
         )
         self.timers = Timers(pool=self.pool, outbox=self.outbox)
         limits = RoundLimits(
@@ -84,7 +90,19 @@ class ExecutorProcess(LoopProcess):
 
     # --- the loop's turns --------------------------------------------------------------------
 
+    @property
+    def instance_id(self) -> str:
+        """Its heartbeat row is named as its claims are (jobs.worker_id): the reconciler
+        reads one against the other."""
+        return self.worker_id
+
+    def heartbeat(self) -> None:
+        """Written by its own thread (execution/executor_beat.py), not after each round."""
+
     def on_start(self) -> None:
+        # Before the first claim: a job claimed before the first beat is never called.
+        self.beats.beat_now()
+        self.beats.start()
         self.calls.start()
         self.calls.wait_for(self.pool.delivery.start())
 
@@ -150,6 +168,7 @@ class ExecutorProcess(LoopProcess):
         self._flush(max(deadline, time.monotonic() + FINAL_FLUSH_SECONDS))
         self.calls.wait_for(self.pool.delivery.close())
         self.calls.stop()
+        self.beats.stop()
         self.logger.info("executor stopped: %s", self._line())
 
     async def _give_back_held(self) -> None:

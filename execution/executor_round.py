@@ -77,6 +77,7 @@ class DatabaseRound:
         if not results and not hand_backs and critical <= 0 and stopped_since is None:
             return RoundReport([], None, 0, 0, 0, False)  # nothing to write, claim or watch
         read_at = timezone.now()
+        claimed_mono = time.monotonic()
         started = time.perf_counter()
         try:
             applied, batch = self._exchange(
@@ -96,6 +97,8 @@ class DatabaseRound:
         self._last_read = read_at
         metrics.EXCHANGE_SECONDS.observe(time.perf_counter() - started)
         self.outbox.claimed(len(batch.jobs))
+        for held in batch.jobs:
+            held.claimed_mono = claimed_mono
         FLOW_NAMES.learn(held.job.flow_id for held in batch.jobs)  # before their calls can start
         self.saturated_tenants = batch.saturated_tenants
         full = critical > 0 and len(batch.jobs) >= min(critical, max(normal, 1))

@@ -1,5 +1,8 @@
 """Heartbeats in the database: one row per running process, written at most every few
-seconds whatever the turn rate, so a busy loop costs one small upsert per interval."""
+seconds whatever the turn rate, so a busy loop costs one small upsert per interval.
+
+The time is the database's own: the reconciler compares an executor's beat with the
+database's clock (jobs/queue/dead_holders.py), whatever the clocks of the machines."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import time
 from datetime import timedelta
 
 from django.db import connection
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from execution.models import ProcessHeartbeat
@@ -31,12 +35,17 @@ def beat(name: str, instance_id: str) -> None:
     _last_beat[key] = now
 
 
+def write_beat(name: str, instance_id: str) -> None:
+    """Record that this process is alive now, at once."""
+    _upsert(name, instance_id)
+
+
 def _upsert(name: str, instance_id: str) -> None:
     # MySQL's ON DUPLICATE KEY takes no conflict target; SQLite's ON CONFLICT needs one.
     target = {}
     if connection.features.supports_update_conflicts_with_target:
         target["unique_fields"] = ["name", "instance_id"]
-    row = ProcessHeartbeat(name=name, instance_id=instance_id, last_seen=timezone.now())
+    row = ProcessHeartbeat(name=name, instance_id=instance_id, last_seen=Now())
     ProcessHeartbeat.objects.bulk_create(
         [row], update_conflicts=True, update_fields=["last_seen"], **target
     )

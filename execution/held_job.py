@@ -18,3 +18,6 @@ class HeldJob:
     # claim): wherever it still waits, a timer or the pool's queue, it is passed over.
     settled: bool = False
     queued: bool = False  # waits in the call pool's queue for a slot
+    # When its claim began (monotonic): a job claimed before a lapse of the executor's
+    # heartbeat may have been handed to another executor (execution/executor_beat.py).
+    claimed_mono: float = 0.0

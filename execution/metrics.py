@@ -48,6 +48,12 @@ CALL_SECONDS = Histogram(
     "Seconds from a call's start to its answer read (or its timeout, or its failed connection).",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300),
 )
+DEAD_HOLDERS_JOBS = Counter(
+    "scheduler_dead_executor_jobs_total",
+    "Jobs of executors whose heartbeat went stale, handed back by the reconciler: unfired "
+    "(not yet due, no attempt charged) or lost (due, so maybe called: an attempt charged).",
+    ["kind"],
+)
 DROPPED_RESULTS = Counter(
     "scheduler_dropped_results_total", "Results that matched no row (stale attempts)."
 )

@@ -1,12 +1,18 @@
-"""The reconciler process: running jobs whose lease expired go back to pending (or dead),
+"""The reconciler process: running jobs whose lease expired, or whose executor's heartbeat
+went stale (jobs/queue/dead_holders.py), go back to pending (or dead),
 the console's "retry all matching" is carried out, and the flows' rows no longer needed are
 removed (flows/housekeeping.py), a batch of each per turn."""
 
+import time
 from datetime import UTC, datetime
 
+from django.conf import settings
+
+from execution.metrics import DEAD_HOLDERS_JOBS
 from execution.runtime import LoopProcess
 from flows.housekeeping import flow_housekeeping
 from jobs.queue import reconcile_expired_leases
+from jobs.queue.dead_holders import return_dead_holders_jobs
 from jobs.retry_all import BATCH_SIZE, retry_all_step
 
 
@@ -20,12 +26,40 @@ class ReconcilerProcess(LoopProcess):
         self.batch_size = batch_size
         self.retry_batch_size = retry_batch_size
         self.last_count = 0
+        self.dead_holders_returned = 0  # jobs of dead executors handed back, in all
 
     def run_once(self) -> float:
+        returned = self._dead_holders()
         self.last_count = reconcile_expired_leases(batch_size=self.batch_size)
         retrying = retry_all_step(batch_size=self.retry_batch_size)
         # After the leases: a call whose lease just expired leaves its flow_calls row now.
         tidying = flow_housekeeping(batch_size=self.batch_size, now=datetime.now(UTC))
         self.logger.info("reconcile returned=%d", self.last_count)
         busy = self.last_count >= self.batch_size or retrying or tidying
+        busy = busy or returned >= self.batch_size
         return 0 if busy else self.poll_interval
+
+    def _dead_holders(self) -> int:
+        """The jobs of executors taken for dead, before the leases (theirs would expire
+        later); the count handed back."""
+        dead_after = settings.EXECUTOR_DEAD_AFTER_SECONDS
+        since = self.available_since
+        if since is None or time.monotonic() - since < dead_after:
+            # Just started, or the database just came back: every executor's beat is old
+            # then, live ones too, until their beats (a second apart) reach it again.
+            return 0
+        returned = return_dead_holders_jobs(dead_after=dead_after, batch_size=self.batch_size)
+        if returned.total:
+            DEAD_HOLDERS_JOBS.labels("unfired").inc(returned.unfired)
+            DEAD_HOLDERS_JOBS.labels("lost").inc(returned.lost)
+            self.logger.warning(
+                "executors silent for over %ds: handed back %d jobs of %d of them "
+                "(%d not yet due, %d maybe called)",
+                dead_after,
+                returned.total,
+                returned.holders,
+                returned.unfired,
+                returned.lost,
+            )
+        self.dead_holders_returned += returned.total
+        return returned.total

@@ -13,6 +13,7 @@ import os
 import random
 import signal
 import threading
+import time
 from functools import cached_property
 
 from django.db import close_old_connections, connection, reset_queries
@@ -60,6 +61,9 @@ class LoopProcess:
         self._wakeup = threading.Event()
         self._backoff = Backoff()
         self.turns = 0
+        # Since when (monotonic) every turn has reached the database; None until the first
+        # good turn, and again after a failed one.
+        self.available_since: float | None = None
 
     # --- to override -------------------------------------------------------------------
 
@@ -72,6 +76,10 @@ class LoopProcess:
 
     def on_stop(self) -> None:
         """Called once after the last turn, also after an error."""
+
+    def heartbeat(self) -> None:
+        """After each good turn: this process's heartbeat row (at most every few seconds)."""
+        beat(self.name, self.instance_id)
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -92,12 +100,15 @@ class LoopProcess:
         reset_queries()
         try:
             delay = self.run_once()
-            beat(self.name, self.instance_id)
+            self.heartbeat()
         except self.transient_errors as exc:
             delay = self._backoff.next_delay()
             self.logger.warning("unavailable (%s); retrying in %.1fs", exc, delay)
             connection.close()
+            self.available_since = None
             return delay
+        if self.available_since is None:
+            self.available_since = time.monotonic()
         self._backoff.reset()
         self.turns += 1
         mark_healthy(self.name)

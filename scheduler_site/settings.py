@@ -311,6 +311,11 @@ AUDIT_RETENTION_DAYS = env_int("AUDIT_RETENTION_DAYS", 400, minimum=1)
 # A claim's lease: from the job's own time, its timeout plus this margin.
 LEASE_MARGIN_SECONDS = env_int("LEASE_MARGIN_SECONDS", 30)
 
+# An executor whose heartbeat is older than this (by the database's clock) is taken for
+# dead: the reconciler hands its running and held jobs back without waiting for their
+# leases (jobs/queue/dead_holders.py). Executors beat five times within it.
+EXECUTOR_DEAD_AFTER_SECONDS = env_int("EXECUTOR_DEAD_AFTER_SECONDS", 5, minimum=1)
+
 # Executor: each round reads the tasks paused or deleted since its last round, this much
 # earlier again: a pause committed just after a claim may carry a slightly older change
 # time (the API's clock, its transaction's length).

@@ -109,8 +109,11 @@ class Stack:
         args = ["run_scheduler", "--node-id", name, "--batch-size", str(batch)]
         return self.manage(name, *args)
 
-    def executor(self, name: str, *, concurrency: int = 300, grace: float = 10) -> Process:
+    def executor(
+        self, name: str, *, concurrency: int = 300, grace: float = 10, horizon: float = 5
+    ) -> Process:
         args = ["run_executor", "--worker-id", name, "--concurrency", str(concurrency)]
+        args += ["--horizon", str(horizon)]
         return self.manage(name, *args, "--poll-interval", "0.5", "--grace", str(grace))
 
     def reconciler(self) -> Process:

@@ -56,6 +56,16 @@ def count_jobs(**filters: object) -> int:
         return -1
 
 
+def handed_back_dead(ctx: Context) -> int:
+    """Jobs the reconciler handed back from executors whose heartbeat went stale (before
+    their leases: jobs/queue/dead_holders.py), summed from its log."""
+    total = 0
+    for line in ctx.stack.processes["reconciler"].log().splitlines():
+        if ": handed back " in line:
+            total += int(line.split(": handed back ", 1)[1].split(" ", 1)[0])
+    return total
+
+
 def reconciled(ctx: Context) -> int:
     """Jobs the reconciler returned (leases that expired), summed from its log."""
     total = 0
