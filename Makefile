@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -120,6 +120,15 @@ bench-layouts: $(STAMP) mariadb
 # The executor's CPU per job and its py-spy profile (py-spy needs ptrace: root here).
 bench-profile: $(STAMP) mariadb nginx
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/profile_executor.py
+
+# SCALING.md's unit costs: CPU of each part (MariaDB, scheduler, executor, archiver, every
+# Cassandra node in CASSANDRA_HOSTS) per 1,000 jobs over the whole row life.
+# CAPACITY_ARGS="--replication '{\"class\": \"SimpleStrategy\", \"replication_factor\": 3}'"
+# for a keyspace of factor 3 on a cluster.
+CAPACITY_ARGS ?=
+bench-capacity: $(STAMP) mariadb nginx cassandra
+	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=$(or $(CASSANDRA_HOSTS),127.0.0.1) \
+		$(PY) bench/capacity.py $(CAPACITY_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3
