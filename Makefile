@@ -123,8 +123,7 @@ bench-profile: $(STAMP) mariadb nginx
 
 # SCALING.md's unit costs: CPU of each part (MariaDB, scheduler, executor, archiver, every
 # Cassandra node in CASSANDRA_HOSTS) per 1,000 jobs over the whole row life.
-# CAPACITY_ARGS="--replication '{\"class\": \"SimpleStrategy\", \"replication_factor\": 3}'"
-# for a keyspace of factor 3 on a cluster.
+# On a cluster: CASSANDRA_HOSTS=127.0.0.11,127.0.0.12,127.0.0.13 CASSANDRA_REPLICATION=SimpleStrategy:3.
 CAPACITY_ARGS ?=
 bench-capacity: $(STAMP) mariadb nginx cassandra
 	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=$(or $(CASSANDRA_HOSTS),127.0.0.1) \

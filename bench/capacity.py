@@ -117,7 +117,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=20_000)
     parser.add_argument("--seconds", type=int, default=20, help="the due times' spread")
     parser.add_argument("--idle", type=float, default=8.0, help="seconds of idle measurement")
-    parser.add_argument("--replication", default=None, help="keyspace replication map, JSON")
+    parser.add_argument(
+        "--replication", default=None, help="as CASSANDRA_REPLICATION (e.g. SimpleStrategy:3)"
+    )
     args = parser.parse_args()
     jobs = args.jobs // args.seconds * args.seconds
     hosts = os.environ.get("CASSANDRA_HOSTS", "127.0.0.1")
@@ -155,10 +157,11 @@ def main() -> None:
 
 
 def report(args, jobs: int, hosts: str, meters: PartMeters, status: StatusMeter, load) -> None:
+    replication = args.replication or os.environ.get("CASSANDRA_REPLICATION", "SimpleStrategy:1")
     print(machine_line())
     print(
         f"{jobs:,} one-off tasks due over {args.seconds} s; 1 scheduler, 1 executor x 200,"
-        f" 1 archiver -> Cassandra {hosts} (replication {args.replication or 'default'});"
+        f" 1 archiver -> Cassandra {hosts} (replication {replication});"
         f" window {meters.seconds:.1f} s; load average before {load[0][0]:.2f},"
         f" after {load[-1][0]:.2f}"
     )
