@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write image clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity image clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -126,6 +126,14 @@ bench-profile: $(STAMP) mariadb nginx
 # debootstrap: BASE_IMAGE=localhost/scheduler-base:bookworm make image.
 image:
 	@scripts/build_image.sh
+
+# SCALING.md's unit costs: CPU of each part (MariaDB, scheduler, executor, archiver, every
+# Cassandra node in CASSANDRA_HOSTS) per 1,000 jobs over the whole row life.
+# On a cluster: CASSANDRA_HOSTS=127.0.0.11,127.0.0.12,127.0.0.13 CASSANDRA_REPLICATION=SimpleStrategy:3.
+CAPACITY_ARGS ?=
+bench-capacity: $(STAMP) mariadb nginx cassandra
+	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=$(or $(CASSANDRA_HOSTS),127.0.0.1) \
+		$(PY) bench/capacity.py $(CAPACITY_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3

@@ -10,6 +10,7 @@ from typing import Any
 
 from cassandra.query import UNSET_VALUE
 
+from history.cassandra_consistency import Consistency
 from history.records import SkipCursor, SkipRecord
 
 # The row's columns in bind order; `count` is spelled run_count (a CQL function's name).
@@ -74,9 +75,10 @@ def _record(row: Any) -> SkipRecord:
 class CassandraSkips:
     """Prepared once, on first use (the store's session may come up after the process)."""
 
-    def __init__(self, session: Any, keyspace: str) -> None:
+    def __init__(self, session: Any, keyspace: str, consistency: Consistency) -> None:
         self._session = session
         self._keyspace = keyspace
+        self._consistency = consistency
         self._prepared: dict[str, Any] | None = None
         self._lock = threading.Lock()
 
@@ -84,7 +86,8 @@ class CassandraSkips:
         with self._lock:
             if self._prepared is None:
                 texts = _texts(self._keyspace)
-                self._prepared = {key: self._session.prepare(cql) for key, cql in texts.items()}
+                prepare = self._consistency.prepare
+                self._prepared = {key: prepare(self._session, cql) for key, cql in texts.items()}
             return self._prepared
 
     def write_pairs(self, records: list[SkipRecord]) -> list[tuple[Any, tuple]]:

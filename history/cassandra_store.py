@@ -26,6 +26,7 @@ from cassandra.policies import (
 from cassandra.protocol import ErrorMessage
 from cassandra.query import UNSET_VALUE
 
+from history.cassandra_consistency import Consistency
 from history.cassandra_schema import (
     COLUMNS,
     bucket_of,
@@ -156,6 +157,7 @@ class CassandraHistoryStore:
         concurrency: int = 64,
         retention_days: int = 30,
         read_timeout: float = 10.0,
+        consistency: Consistency | None = None,
         clock: Callable[[], datetime] = _utcnow,
     ) -> None:
         self._session = session
@@ -166,9 +168,10 @@ class CassandraHistoryStore:
         # rather than the driver's 10 s, which is for the archiver's writes.
         self._read_timeout = read_timeout
         self._clock = clock
+        self._consistency = consistency or Consistency()
         self._statements: _Statements | None = None
         self._prepare_lock = threading.Lock()
-        self._skips = CassandraSkips(session, self._keyspace)
+        self._skips = CassandraSkips(session, self._keyspace, self._consistency)
 
     @classmethod
     def connect(
@@ -216,7 +219,8 @@ class CassandraHistoryStore:
             if self._statements is None:
                 texts = _statement_texts(self._keyspace)
                 with _driver_errors("prepare"):
-                    prepared = {key: self._session.prepare(cql) for key, cql in texts.items()}
+                    prepare = self._consistency.prepare
+                    prepared = {key: prepare(self._session, cql) for key, cql in texts.items()}
                 self._statements = _Statements(**prepared)
             return self._statements
 

@@ -82,6 +82,7 @@ def _open(backend: str, hosts: tuple[str, ...], port: int, keyspace: str) -> His
     if backend == "cassandra":
         if not hosts:
             raise RuntimeError("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
+        from history.cassandra_consistency import Consistency
         from history.cassandra_store import CassandraHistoryStore
 
         # Runs are read back by scheduled_at: a dead job can be archived two weeks after it
@@ -97,5 +98,8 @@ def _open(backend: str, hosts: tuple[str, ...], port: int, keyspace: str) -> His
             port=port,
             retention_days=window,
             read_timeout=settings.HISTORY_READ_TIMEOUT_SECONDS,
+            consistency=Consistency(
+                write=settings.CASSANDRA_WRITE_CONSISTENCY, read=settings.CASSANDRA_READ_CONSISTENCY
+            ),
         )
     raise RuntimeError(f"unknown HISTORY_BACKEND {backend!r}: use sql or cassandra")

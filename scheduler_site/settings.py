@@ -7,6 +7,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from scheduler_site import keys
+from scheduler_site.cassandra_env import default_consistency, env_consistency, env_replication
 from scheduler_site.database import cache_settings, database_settings
 from scheduler_site.env import (
     env_bool,
@@ -208,6 +209,15 @@ if HISTORY_BACKEND == "cassandra" and not CASSANDRA_HOSTS:
     raise ImproperlyConfigured("HISTORY_BACKEND=cassandra needs CASSANDRA_HOSTS")
 CASSANDRA_PORT = env_int("CASSANDRA_PORT", 9042, minimum=1)
 CASSANDRA_KEYSPACE = env_str("CASSANDRA_KEYSPACE", "scheduler")
+# The keyspace's replication (create_history_schema makes it so) and each request's
+# consistency: LOCAL_QUORUM by default from a factor of 3, LOCAL_ONE below.
+CASSANDRA_REPLICATION = env_replication("CASSANDRA_REPLICATION")
+CASSANDRA_WRITE_CONSISTENCY = env_consistency(
+    "CASSANDRA_WRITE_CONSISTENCY", default_consistency(CASSANDRA_REPLICATION)
+)
+CASSANDRA_READ_CONSISTENCY = env_consistency(
+    "CASSANDRA_READ_CONSISTENCY", default_consistency(CASSANDRA_REPLICATION)
+)
 # The tenant API's history reads: each query's timeout on Cassandra, and how long reads are
 # refused at once (503 with Retry-After) after one failed, before one is tried again.
 HISTORY_READ_TIMEOUT_SECONDS = env_int("HISTORY_READ_TIMEOUT_SECONDS", 2, minimum=1)

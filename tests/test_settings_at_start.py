@@ -190,6 +190,10 @@ def test_encryption_keys_keep_their_order():
         ("RESOLVER_NAMESERVERS", "dns.example", "RESOLVER_NAMESERVERS: 'dns.example' is not ip"),
         ("RESOLVER_NAMESERVERS", "127.0.0.1:0", "RESOLVER_NAMESERVERS: '127.0.0.1:0' is not ip"),
         ("RESOLVER_TENANT_THREADS", "0", "RESOLVER_TENANT_THREADS must be at least 1"),
+        ("CASSANDRA_REPLICATION", "3", "CASSANDRA_REPLICATION: '3' is not a replication"),
+        ("CASSANDRA_REPLICATION", "NetworkTopologyStrategy:dc1", "'dc1' is not DC=FACTOR"),
+        ("CASSANDRA_WRITE_CONSISTENCY", "MOST", "CASSANDRA_WRITE_CONSISTENCY must be one of"),
+        ("CASSANDRA_READ_CONSISTENCY", "ANY", "CASSANDRA_READ_CONSISTENCY must be one of"),
     ],
 )
 def test_a_command_refuses_to_start_with_an_unreadable_setting(name, value, message):

@@ -5,6 +5,18 @@ from django.core.management.base import BaseCommand, CommandError
 
 from history.cassandra_schema import schema_statements
 from history.records import HistoryUnavailable
+from scheduler_site.cassandra_env import parse_replication
+
+
+def replication_option(text: str | None) -> dict:
+    """--replication as CASSANDRA_REPLICATION writes it, or a CQL map as JSON; else the
+    setting's."""
+    if not text:
+        return settings.CASSANDRA_REPLICATION
+    try:
+        return json.loads(text) if text.lstrip().startswith("{") else parse_replication(text)
+    except ValueError as exc:
+        raise CommandError(f"--replication: {exc}") from exc
 
 
 class Command(BaseCommand):
@@ -20,11 +32,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--replication",
             default=None,
-            help='a replication map as JSON, e.g. {"class": "NetworkTopologyStrategy", "dc1": 3}',
+            help="the keyspace's replication if not CASSANDRA_REPLICATION's, in its syntax "
+            "(NetworkTopologyStrategy:dc1=3) or as a JSON map",
         )
 
     def handle(self, *args, print_only, replication, **options):
-        replication_map = json.loads(replication) if replication else None
+        replication_map = replication_option(replication)
         keyspace = settings.CASSANDRA_KEYSPACE
         if print_only:
             for statement in schema_statements(keyspace, replication_map):
