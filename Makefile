@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
+.PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
 	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
 
@@ -47,6 +47,11 @@ SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/histo
 
 test: $(STAMP)
 	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_suite.sh $(SQLITE_SUITES)
+
+# The history on a real 3-node Cassandra cluster with 3 copies (tests/cluster): nodes
+# killed mid-archive and under reads; scripts/test_cluster.sh starts and stops the cluster.
+test-cluster: $(STAMP)
+	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_cluster.sh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
