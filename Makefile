@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
 .PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
-	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
+	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
 	bench-layouts bench-profile bench-campaign bench-flows bench-result-write clean
 
 system-packages:
@@ -75,6 +75,13 @@ bench-executor: $(STAMP) mariadb nginx
 
 bench-archive: $(STAMP) mariadb cassandra
 	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1 $(PY) bench/archive_cassandra.py
+
+# The same on 3 nodes with 3 copies (LOCAL_QUORUM); ARCHIVE_ARGS passes e.g. --jobs 20000.
+ARCHIVE_ARGS ?=
+bench-archive-cluster: $(STAMP) mariadb
+	@scripts/ensure_cassandra_cluster.sh 3
+	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1,127.0.0.2,127.0.0.3 \
+		CASSANDRA_REPLICATION=SimpleStrategy:3 $(PY) bench/archive_cassandra.py $(ARCHIVE_ARGS)
 
 bench-create: $(STAMP) mariadb redis
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/create_tasks.py
