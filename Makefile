@@ -6,8 +6,8 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= mysql://root:@127.0.0.1:3306/scheduler
 PORT ?= 8000
 
-.PHONY: run admin test lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
-	bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
+.PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
+	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
 	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity image clean
 
 system-packages:
@@ -48,6 +48,11 @@ SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/histo
 test: $(STAMP)
 	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_suite.sh $(SQLITE_SUITES)
 
+# The history on a real 3-node Cassandra cluster with 3 copies (tests/cluster): nodes
+# killed mid-archive and under reads; scripts/test_cluster.sh starts and stops the cluster.
+test-cluster: $(STAMP)
+	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_cluster.sh
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
@@ -70,6 +75,13 @@ bench-executor: $(STAMP) mariadb nginx
 
 bench-archive: $(STAMP) mariadb cassandra
 	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1 $(PY) bench/archive_cassandra.py
+
+# The same on 3 nodes with 3 copies (LOCAL_QUORUM); ARCHIVE_ARGS passes e.g. --jobs 20000.
+ARCHIVE_ARGS ?=
+bench-archive-cluster: $(STAMP) mariadb
+	@scripts/ensure_cassandra_cluster.sh 3
+	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=127.0.0.1,127.0.0.2,127.0.0.3 \
+		CASSANDRA_REPLICATION=SimpleStrategy:3 $(PY) bench/archive_cassandra.py $(ARCHIVE_ARGS)
 
 bench-create: $(STAMP) mariadb redis
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/create_tasks.py

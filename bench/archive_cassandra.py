@@ -22,17 +22,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.report import Progress, table  # noqa: E402
+from history.cassandra_consistency import Consistency  # noqa: E402
 from history.cassandra_store import CassandraHistoryStore  # noqa: E402
 from history.models import JobHistory  # noqa: E402
 from history.records import HistoryStore  # noqa: E402
 from history.sql_store import SqlHistoryStore  # noqa: E402
 from jobs.archive import archive_batch, job_record  # noqa: E402
 from jobs.models import Job  # noqa: E402
+from scheduler_site.cassandra_env import default_consistency, parse_replication  # noqa: E402
 from scheduler_site.ids import new_id  # noqa: E402
 from tasks.models import Task, Tenant  # noqa: E402
 from tasks.services import bucket_for  # noqa: E402
 
 FINISHED = datetime.now(UTC) - timedelta(hours=2)
+SERVICES = Path(__file__).resolve().parent.parent / "run" / "services"
+
+
+def cassandra_cpu_seconds() -> float | None:
+    """User + system CPU of every Cassandra JVM the ensure scripts started (their pid files
+    in run/services), None when there is none to read."""
+    total, found = 0.0, False
+    for pid_file in SERVICES.glob("cassandra*.pid"):
+        try:
+            fields = Path(f"/proc/{pid_file.read_text().strip()}/stat").read_text().split()
+        except OSError:
+            continue
+        total += (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+        found = True
+    return total if found else None
 
 
 def fill_queue(jobs: int) -> None:
@@ -106,8 +123,15 @@ def clear_cassandra(store: CassandraHistoryStore) -> None:
 def cassandra_store() -> CassandraHistoryStore:
     hosts = os.environ.get("CASSANDRA_HOSTS", "127.0.0.1").split(",")
     port = int(os.environ.get("CASSANDRA_PORT", "9042"))
-    store = CassandraHistoryStore.connect(hosts, f"bench_{uuid.uuid4().hex[:12]}", port=port)
-    store.create_schema()
+    replication = parse_replication(os.environ.get("CASSANDRA_REPLICATION", "SimpleStrategy:1"))
+    level = default_consistency(replication)
+    store = CassandraHistoryStore.connect(
+        hosts,
+        f"bench_{uuid.uuid4().hex[:12]}",
+        port=port,
+        consistency=Consistency(write=level, read=level),
+    )
+    store.create_schema(replication)
     return store
 
 
@@ -115,9 +139,14 @@ def measure(name: str, store: HistoryStore, jobs: int, batch_size: int, clear) -
     fill_queue(jobs)
     write_rate = timed_write(store, batch_size)
     clear()  # the archive then inserts, as it would in production, rather than overwrites
+    cpu_before = cassandra_cpu_seconds()
     archive_rate, moved = timed_archive(store, batch_size, jobs)
+    cpu_after = cassandra_cpu_seconds()
     assert moved == jobs and not Job.objects.exists(), "jobs left in the queue"
-    return {"write": write_rate, "archive": archive_rate}
+    cpu = None
+    if cpu_before is not None and cpu_after is not None:
+        cpu = (cpu_after - cpu_before) * 1000 / jobs
+    return {"write": write_rate, "archive": archive_rate, "cpu": cpu}
 
 
 def main() -> None:
@@ -128,7 +157,9 @@ def main() -> None:
     use_fresh_database("archive_bench")
     cassandra = cassandra_store()
     version = cassandra.session.execute("SELECT release_version FROM system.local").one()[0]
-    print(machine_line() + f", Cassandra {version} (one node, 1 GB heap)")
+    nodes = len(cassandra.session.cluster.metadata.all_hosts())
+    replication = os.environ.get("CASSANDRA_REPLICATION", "SimpleStrategy:1")
+    print(machine_line() + f", Cassandra {version} ({nodes} node(s), {replication})")
     print(f"{args.jobs:,} finished jobs, batches of {args.batch_size}")
     try:
         sql = measure("sql", SqlHistoryStore(), args.jobs, args.batch_size, clear_sql_history)
@@ -144,6 +175,8 @@ def main() -> None:
     ]
     rows.append(["cassandra / sql", cql["write"] / sql["write"], cql["archive"] / sql["archive"]])
     print(table(["store", "write alone rows/s", "whole archive rows/s"], rows))
+    if cql["cpu"] is not None:
+        print(f"Cassandra JVMs' CPU per 1,000 archived jobs: {cql['cpu']:.2f} s")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,12 @@ class Consistency:
         return ConsistencyLevel.name_to_value[name]
 
     def prepare(self, session: Any, cql: str) -> Any:
-        """The prepared statement, carrying the level its kind (write or read) runs at."""
+        """The prepared statement, carrying the level its kind (write or read) runs at.
+
+        Every history statement is idempotent (a read, or an insert of the same row with
+        the same values): marked so, one caught on a node that dies is tried on another
+        node by the driver instead of failing."""
         statement = session.prepare(cql)
         statement.consistency_level = self.level_for(cql)
+        statement.is_idempotent = True
         return statement

@@ -4,6 +4,7 @@ import os
 import socket
 import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -23,6 +24,19 @@ NOW = datetime(2026, 6, 1, 12, 0, 30, tzinfo=UTC)  # a fixed clock for table-lev
 def pytest_configure(config):
     if os.environ.get("CI") and not os.environ.get("DATABASE_URL"):
         raise pytest.UsageError("CI names its database: DATABASE_URL=mysql://... or sqlite:///...")
+
+
+CLUSTER_TESTS = Path(__file__).resolve().parent / "cluster"
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/cluster needs the 3-node Cassandra cluster: collected only when named
+    (`make test-cluster`), never by a run of the whole folder."""
+    if collection_path != CLUSTER_TESTS:
+        return None
+    base = config.invocation_params.dir
+    named = (Path(base, arg.split("::")[0]).resolve() for arg in config.args)
+    return None if any(path.is_relative_to(CLUSTER_TESTS) for path in named) else True
 
 
 def pytest_sessionstart(session):
