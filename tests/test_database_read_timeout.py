@@ -2,6 +2,9 @@
 its connections) gives up within DATABASE_READ_TIMEOUT_SECONDS and comes back by itself
 once the database answers again, instead of waiting on the dead connection for hours."""
 
+import time
+
+import MySQLdb
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -45,3 +48,31 @@ def test_a_reconciler_whose_database_stops_answering_reconnects_by_itself(tmp_pa
     finally:
         assert reconciler.stop() == 0
         proxy.close()
+
+
+def test_migrate_waits_past_the_read_timeout_instead_of_losing_its_connection(tmp_path):
+    # A migration legitimately runs longer than the timeout (an ALTER TABLE on a big table,
+    # or a wait on a metadata lock behind a live process): here the wait, on a lock held
+    # for three times the timeout on the table every migrate reads first.
+    if connection.vendor != "mysql":
+        pytest.fail("this fault test needs MariaDB (DATABASE_URL=mysql://...)")
+    db = settings.DATABASES["default"]
+    holder = MySQLdb.connect(
+        host=db["HOST"],
+        port=int(db["PORT"] or 3306),
+        user=db["USER"],
+        password=db["PASSWORD"],
+        database=db["NAME"],
+    )
+    try:
+        holder.cursor().execute("LOCK TABLES django_migrations WRITE")
+        migrate = ManagedProcess(
+            ["migrate", "--plan"],
+            tmp_path / "migrate.log",
+            env={"DATABASE_READ_TIMEOUT_SECONDS": "1"},
+        )
+        time.sleep(3)
+        holder.cursor().execute("UNLOCK TABLES")
+        assert migrate.wait_stopped(timeout=60) == 0, migrate.log()
+    finally:
+        holder.close()
