@@ -7,6 +7,7 @@ import time
 import MySQLdb
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
 
 from scheduler_site.database import database_settings
@@ -76,3 +77,10 @@ def test_migrate_waits_past_the_read_timeout_instead_of_losing_its_connection(tm
         assert migrate.wait_stopped(timeout=60) == 0, migrate.log()
     finally:
         holder.close()
+
+
+def test_migrate_called_in_a_process_gives_the_timeouts_back_afterwards():
+    # A bench calls migrate in-process and goes on with the same connection settings.
+    before = dict(settings.DATABASES["default"]["OPTIONS"])
+    call_command("migrate", "--plan", verbosity=0)
+    assert settings.DATABASES["default"]["OPTIONS"] == before

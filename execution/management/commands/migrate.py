@@ -16,11 +16,19 @@ UNBOUNDED = ("read_timeout", "write_timeout")
 
 class Command(DjangoMigrate):
     def handle(self, *args, **options):
-        for connection in connections.all():
-            if connection.vendor != "mysql":
-                continue
-            # The options are read when the connection opens: close any already open.
-            connection.close()
-            for option in UNBOUNDED:
-                connection.settings_dict["OPTIONS"].pop(option, None)
-        return super().handle(*args, **options)
+        mysql = [c for c in connections.all() if c.vendor == "mysql"]
+        # The options are read when a connection opens: each is closed before and after,
+        # and the timeouts come back for a process that goes on (call_command in a bench).
+        saved = [without_timeouts(connection) for connection in mysql]
+        try:
+            return super().handle(*args, **options)
+        finally:
+            for connection, timeouts in zip(mysql, saved, strict=True):
+                connection.close()
+                connection.settings_dict["OPTIONS"].update(timeouts)
+
+
+def without_timeouts(connection) -> dict:
+    connection.close()
+    opts = connection.settings_dict["OPTIONS"]
+    return {option: opts.pop(option) for option in UNBOUNDED if option in opts}
