@@ -84,3 +84,53 @@ def test_migrate_called_in_a_process_gives_the_timeouts_back_afterwards():
     before = dict(settings.DATABASES["default"]["OPTIONS"])
     call_command("migrate", "--plan", verbosity=0)
     assert settings.DATABASES["default"]["OPTIONS"] == before
+
+
+def test_a_statement_queued_on_a_metadata_lock_is_ended_by_the_server_not_left_waiting(
+    tmp_path,
+):
+    # Behind a migration's ALTER TABLE (here LOCK TABLES) a process's statement waits on
+    # the table's metadata lock: the server must give up on it before the client's read
+    # timeout does, else the server thread keeps waiting (and runs it later, for nobody).
+    if connection.vendor != "mysql":
+        pytest.fail("this fault test needs MariaDB (DATABASE_URL=mysql://...)")
+    holder = raw_connection()
+    try:
+        holder.cursor().execute("LOCK TABLES django_migrations WRITE")
+        query = ManagedProcess(
+            ["shell", "-c", COUNT_MIGRATIONS],
+            tmp_path / "query.log",
+            env={"DATABASE_READ_TIMEOUT_SECONDS": "2"},
+        )
+        query.wait_stopped(timeout=30)
+        assert "1205" in query.log(), query.log()
+        assert metadata_lock_waiters(holder) == 0
+    finally:
+        holder.close()
+
+
+COUNT_MIGRATIONS = (
+    "from django.db import connection\n"
+    "connection.cursor().execute('SELECT COUNT(*) FROM django_migrations')"
+)
+
+
+def raw_connection() -> MySQLdb.Connection:
+    db = settings.DATABASES["default"]
+    return MySQLdb.connect(
+        host=db["HOST"],
+        port=int(db["PORT"] or 3306),
+        user=db["USER"],
+        password=db["PASSWORD"],
+        database=db["NAME"],
+    )
+
+
+def metadata_lock_waiters(holder: MySQLdb.Connection) -> int:
+    cursor = holder.cursor()
+    cursor.execute(
+        "SELECT COUNT(*) FROM information_schema.processlist"
+        " WHERE state LIKE %s AND db = DATABASE()",
+        ["%metadata lock%"],
+    )
+    return cursor.fetchone()[0]

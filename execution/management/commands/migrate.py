@@ -6,10 +6,13 @@ statement that runs longer: an ALTER TABLE on a big jobs table takes minutes to 
 waits on a metadata lock behind a live process's transaction. Cut at 60 s, the client loses
 its connection while the server goes on, so the schema changes but the migration is never
 recorded and the next `migrate` fails on a column that already exists. An operator runs
-migrate by hand or as a Job and watches it; it has no loop to reconnect anyway."""
+migrate by hand or as a Job and watches it; it has no loop to reconnect anyway. Its lock
+waits are the server's own too, as they were before the processes' were bounded."""
 
 from django.core.management.commands.migrate import Command as DjangoMigrate
 from django.db import connections
+
+from scheduler_site.database import UTC_SESSION
 
 UNBOUNDED = ("read_timeout", "write_timeout")
 
@@ -31,4 +34,7 @@ class Command(DjangoMigrate):
 def without_timeouts(connection) -> dict:
     connection.close()
     opts = connection.settings_dict["OPTIONS"]
-    return {option: opts.pop(option) for option in UNBOUNDED if option in opts}
+    saved = {option: opts.pop(option) for option in UNBOUNDED if option in opts}
+    saved["init_command"] = opts.get("init_command", UTC_SESSION)
+    opts["init_command"] = UTC_SESSION
+    return saved
