@@ -4,6 +4,19 @@ from pathlib import Path
 
 import dj_database_url
 
+# NOW(3) must be UTC: every raw comparison with a stored datetime depends on it.
+UTC_SESSION = "SET time_zone = '+00:00'"
+
+
+def bounded_lock_waits(read_timeout: int) -> str:
+    """The session's lock waits, under the read timeout: a statement queued on a row lock
+    or on a metadata lock (behind a migration's ALTER TABLE; MariaDB waits a day for those
+    by default) fails by the server's own timeout, error 1205, and the server stops
+    waiting. Cut by the client's read timeout instead, the server thread would go on
+    waiting, and run the statement later for nobody, while the retry queues another."""
+    wait = max(1, read_timeout * 5 // 6)  # 50 s for the 60 s default: InnoDB's own
+    return f"lock_wait_timeout = {wait}, innodb_lock_wait_timeout = {wait}"
+
 
 def database_settings(url: str, base_dir: Path, read_timeout: int = 60) -> dict:
     # Long-running processes keep their connection (checked before reuse) instead of
@@ -13,8 +26,7 @@ def database_settings(url: str, base_dir: Path, read_timeout: int = 60) -> dict:
     )
     if config["ENGINE"] == "django.db.backends.mysql":
         config["OPTIONS"] = {
-            # NOW(3) must be UTC: every raw comparison with a stored datetime depends on it.
-            "init_command": "SET time_zone = '+00:00'",
+            "init_command": f"{UTC_SESSION}, {bounded_lock_waits(read_timeout)}",
             "isolation_level": "read committed",
             "charset": "utf8mb4",
             # A database host that stops answering fails a reconnect within seconds, so a
@@ -23,8 +35,8 @@ def database_settings(url: str, base_dir: Path, read_timeout: int = 60) -> dict:
             # A primary that dies without closing its connections (a machine lost, a
             # network partition) leaves a statement waiting for an answer that never comes:
             # without these the process hangs on it for hours of TCP retries instead of
-            # reconnecting to the promoted replica. Above InnoDB's 50 s lock wait, so a
-            # statement queued on a row lock fails by the database's own timeout first.
+            # reconnecting to the promoted replica. Above the lock waits (init_command),
+            # so a statement queued on a lock fails by the database's own timeout first.
             "read_timeout": read_timeout,
             "write_timeout": read_timeout,
         }

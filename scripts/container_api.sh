@@ -9,10 +9,18 @@ cd "$(dirname "$0")/.."
 export PROXY_HOPS=${PROXY_HOPS:-1}
 upstream=${GUNICORN_BIND:-127.0.0.1:8010}
 gunicorn scheduler_site.wsgi -c scheduler_site/gunicorn.conf.py --bind "$upstream" &
+api=$!
 scripts/run_nginx.sh "0.0.0.0:${PORT:-8000}" "$upstream" /tmp/nginx &
-trap 'kill -TERM $(jobs -p) 2>/dev/null' TERM INT
+front=$!  # run_nginx.sh execs nginx: this is nginx's pid
+# A stop (the orchestrator's SIGTERM) or either process ending only wakes the wait below.
+trap : TERM INT
 wait -n
 status=$?
-kill -TERM $(jobs -p) 2>/dev/null
+# The front first and gracefully (SIGQUIT; SIGTERM is nginx's fast stop, which cuts the
+# requests in flight): it stops listening and finishes those on a gunicorn still up; then
+# gunicorn, which finishes its own within graceful_timeout.
+kill -QUIT "$front" 2>/dev/null
+wait "$front"
+kill -TERM "$api" 2>/dev/null
 wait
 exit $status

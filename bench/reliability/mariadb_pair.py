@@ -21,7 +21,6 @@ from pathlib import Path
 
 from bench.reliability.mariadb import PrivateMariaDB
 
-PRIMARY_PORT, REPLICA_PORT = 3411, 3412
 # An hour: the primary never gives up on its replica (and falls back to asynchronous
 # replication, where a commit can be lost) during a run.
 SEMI_SYNC_TIMEOUT_MS = 3_600_000
@@ -31,9 +30,11 @@ CATCH_UP_SECONDS = 60
 class PairMember(PrivateMariaDB):
     """One of the two servers: the private server with replication options added."""
 
-    def __init__(self, root: Path, port: int, server_id: int, options: list[str]) -> None:
+    def __init__(self, root: Path, port: int | None, server_id: int, options: list[str]) -> None:
         super().__init__(root)
-        self.port = port
+        # A free port unless told: two runs on one machine (or a leftover server of a run
+        # that crashed) must not take each other's server for their own.
+        self.port = port or self.port
         self.options = [f"--server-id={server_id}", "--log-bin=binlog", *options]
 
     def server_options(self) -> list[str]:
@@ -49,7 +50,7 @@ class PairMember(PrivateMariaDB):
 class MariaDBPair:
     def __init__(self, root: Path | None = None, ports: tuple[int, int] | None = None) -> None:
         self.root = root or Path(tempfile.mkdtemp(prefix="failover-mariadb-"))
-        primary_port, replica_port = ports or (PRIMARY_PORT, REPLICA_PORT)
+        primary_port, replica_port = ports or (None, None)
         self.primary = PairMember(
             self.root / "primary",
             primary_port,
@@ -68,6 +69,16 @@ class MariaDBPair:
         )
 
     def start(self) -> MariaDBPair:
+        """Both servers, replicating; on any failure neither is left running, so a run
+        that failed to start leaves nothing behind for the next one."""
+        try:
+            self._start()
+        except BaseException:
+            self.remove()
+            raise
+        return self
+
+    def _start(self) -> None:
         for member in (self.primary, self.replica):
             if port_answers(member.port):
                 # Else the readiness wait would take a leftover server for the new one.
@@ -82,7 +93,6 @@ class MariaDBPair:
         replica.cursor().execute("START SLAVE")
         replica.close()
         self._wait_semi_sync_clients()
-        return self
 
     def promote(self) -> dict:
         """The replica becomes the primary once it applied all it received: the relay log

@@ -49,7 +49,11 @@ def playable(deployment: dict, ports: dict[str, int]) -> dict:
     if command and option(command, "--metrics-port"):
         command[command.index("--metrics-port") + 1] = str(ports["metrics"])
     if "http" in ports:
-        container["env"] = [{"name": "PORT", "value": str(ports["http"])}]
+        # gunicorn behind the pod's nginx too: its 127.0.0.1:8010 is the host's here.
+        container["env"] = [
+            {"name": "PORT", "value": str(ports["http"])},
+            {"name": "GUNICORN_BIND", "value": f"127.0.0.1:{ports['gunicorn']}"},
+        ]
     return played
 
 

@@ -5,8 +5,9 @@ init container lets them start once the migrations are in, the API answers /heal
 write their heartbeats and serve their metrics.
 
 podman (with runc and catatonit) and the image come from scripts/ensure_kube_play.sh.
-The pods are on the host's network, so gunicorn's fixed 127.0.0.1:8010 inside the API
-pod (scripts/container_api.sh) must be free here."""
+The pods are on the host's network, so every port they listen on is a free one, gunicorn's
+inside the API pod too (GUNICORN_BIND): the image's 127.0.0.1:8010 may be taken here, and
+is, during the test."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import secrets
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 
 import pytest
 import requests
@@ -65,16 +67,24 @@ def keys() -> dict[str, str]:
     }
 
 
-def gunicorn_port_is_free() -> bool:
+@pytest.fixture
+def image_gunicorn_port_taken() -> Iterator[None]:
+    """127.0.0.1:8010, the image's gunicorn port, held as another program on a developer's
+    machine (`make run`) would: a played pod must not need it."""
     with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", 8010)) != 0
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", 8010))
+            sock.listen()
+        except OSError:
+            pass  # already taken by someone else: the same situation
+        yield
 
 
 @pytest.fixture
-def played(podman_env, tmp_path):
-    assert gunicorn_port_is_free(), "127.0.0.1:8010 is taken: the API pod's gunicorn needs it"
+def played(podman_env, tmp_path, image_gunicorn_port_taken):
     ports = {name: {"metrics": free_port()} for name in PODS}
-    ports["scheduler-api"]["http"] = free_port()
+    ports["scheduler-api"].update(http=free_port(), gunicorn=free_port())
     settings = {
         "HISTORY_BACKEND": "sql",
         "ALLOWED_HOSTS": "localhost",

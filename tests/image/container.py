@@ -6,7 +6,7 @@ import subprocess
 import uuid
 from pathlib import Path
 
-from tests.image.podman import IMAGE, LABEL, RUN_OPTIONS
+from tests.image.podman import IMAGE, OWNER, RUN_OPTIONS
 
 
 class Container:
@@ -16,7 +16,7 @@ class Container:
         self.name = f"scheduler-test-{role}-{uuid.uuid4().hex[:8]}"
         extra = [f"--env={key}={value}" for key, value in (env or {}).items()]
         subprocess.run(
-            ["podman", "run", "--detach", "--name", self.name, "--label", LABEL, *RUN_OPTIONS,
+            ["podman", "run", "--detach", "--name", self.name, "--label", OWNER, *RUN_OPTIONS,
              "--env-file", str(env_file), *extra, IMAGE, *command],
             check=True, capture_output=True, timeout=120,
         )  # fmt: skip

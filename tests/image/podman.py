@@ -21,6 +21,9 @@ RUN_OPTIONS = [
     "--network", "host",
 ]  # fmt: skip
 LABEL = "scheduler-image-test"
+# The label's value is the test session's pid: podman's storage is shared by every checkout
+# on the machine, and a session removes only its own containers and those of sessions gone.
+OWNER = f"{LABEL}={os.getpid()}"
 
 
 def require_podman() -> None:
@@ -49,17 +52,37 @@ def run_once(
     """A command in a throwaway container of IMAGE; its output as text."""
     extra = [f"--env={key}={value}" for key, value in (env or {}).items()]
     return subprocess.run(
-        ["podman", "run", "--rm", "--label", LABEL, *RUN_OPTIONS, "--env-file", str(env_file),
+        ["podman", "run", "--rm", "--label", OWNER, *RUN_OPTIONS, "--env-file", str(env_file),
          *extra, IMAGE, *args],
         capture_output=True, text=True, timeout=timeout,
     )  # fmt: skip
 
 
 def remove_leftovers() -> None:
-    """Every container these tests started and did not remove (a run cut short)."""
+    """Every container this session or a session no longer running started and did not
+    remove (a run cut short); another live session's containers stay."""
     listed = subprocess.run(
-        ["podman", "ps", "-aq", "--filter", f"label={LABEL}"], capture_output=True, text=True
-    )
-    ids = listed.stdout.split()
+        ["podman", "ps", "-a", "--filter", f"label={LABEL}",
+         "--format", f'{{{{.ID}}}} {{{{index .Labels "{LABEL}"}}}}'],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    ids = [
+        line.split()[0]
+        for line in listed.stdout.splitlines()
+        if line.strip() and not owner_alive(line.split()[1:])
+    ]
     if ids:
         subprocess.run(["podman", "rm", "-f", "-t", "2", *ids], capture_output=True)
+
+
+def owner_alive(value: list[str]) -> bool:
+    """Whether the label names another test session that still runs."""
+    if not value or not value[0].isdigit() or int(value[0]) == os.getpid():
+        return False
+    try:
+        os.kill(int(value[0]), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
