@@ -23,13 +23,18 @@ def window() -> float:
     return 1 + settings.FLOW_RATE_GUARD_SECONDS
 
 
+# The promise is `rate` starts in any second; the guard's extra 0.1 s is measured at the
+# claim, and a busy machine may deliver the first window's call later than it started.
+PERIOD = 1.0
+
+
 def test_the_second_window_starts_when_the_first_ends(tenant, make_job, endpoint, run_executor):
     flow_of(tenant, rate=RATE, period_seconds=1)
     jobs = [make_job(endpoint.url("/ok"), flow_key="api") for _ in range(2 * RATE)]
     run_executor(poll_interval=5)
     wait_for_status(jobs, {JobStatus.SUCCEEDED}, timeout=20)
     lag = second_window_lag(endpoint)
-    assert window() - 0.05 <= lag < window() + MARGIN, lag
+    assert PERIOD <= lag < window() + MARGIN, lag
 
 
 def test_the_second_window_starts_while_the_firsts_calls_are_out(
@@ -41,4 +46,4 @@ def test_the_second_window_starts_while_the_firsts_calls_are_out(
     run_executor(poll_interval=5)
     wait_for_status(jobs, {JobStatus.SUCCEEDED}, timeout=30)
     lag = second_window_lag(endpoint)
-    assert window() - 0.05 <= lag < window() + MARGIN, lag
+    assert PERIOD <= lag < window() + MARGIN, lag
