@@ -84,12 +84,14 @@ def executor_paused(ctx: Context, *, pause: float = 30) -> Outcome:
     ctx.stack.wait_ready()
     expected = slow_jobs(ctx, ctx.n(3_000))
     held = wait_in_flight("frozen", in_flight)
+    # Frozen at once, while its calls (2.5 s each) are still out: a start of the second
+    # executor first (seconds on a busy machine) let them all finish before the freeze.
+    faults = [ctx.faults.begin(f"executor SIGSTOP {pause:.0f} s with {held} calls out")]
+    frozen.signal(signal.SIGSTOP)
     # Only now the second one: an executor claims all it can hold of what is due within its
     # horizon, so one started beside it could leave the frozen one with no call to freeze.
     ctx.stack.executor("steady", concurrency=300)
     ctx.stack.wait_ready()
-    faults = [ctx.faults.begin(f"executor SIGSTOP {pause:.0f} s with {held} calls out")]
-    frozen.signal(signal.SIGSTOP)
 
     def resume() -> None:
         frozen.signal(signal.SIGCONT)
