@@ -7,6 +7,7 @@ import time
 from datetime import UTC, datetime
 
 from django.conf import settings
+from django.db import connection
 
 from execution.metrics import DEAD_HOLDERS_JOBS
 from execution.runtime import LoopProcess
@@ -27,6 +28,7 @@ class ReconcilerProcess(LoopProcess):
         self.retry_batch_size = retry_batch_size
         self.last_count = 0
         self.dead_holders_returned = 0  # jobs of dead executors handed back, in all
+        self._link = None  # the database connection of the last turn
 
     def run_once(self) -> float:
         returned = self._dead_holders()
@@ -43,6 +45,10 @@ class ReconcilerProcess(LoopProcess):
         """The jobs of executors taken for dead, before the leases (theirs would expire
         later); the count handed back."""
         dead_after = settings.EXECUTOR_DEAD_AFTER_SECONDS
+        if self._link_renewed():
+            # The database may have been away since the last turn (a restart between two
+            # turns fails none of them): the executors' beats stopped meanwhile too.
+            self.available_since = time.monotonic()
         since = self.available_since
         if since is None or time.monotonic() - since < dead_after:
             # Just started, or the database just came back: every executor's beat is old
@@ -63,3 +69,14 @@ class ReconcilerProcess(LoopProcess):
             )
         self.dead_holders_returned += returned.total
         return returned.total
+
+    def _link_renewed(self) -> bool:
+        """Whether this turn's connection is not the last turn's. A connection the server
+        dropped is replaced in silence by the next turn's health check; one past its age
+        (CONN_MAX_AGE) too, which only holds the hand-backs back once for the limit."""
+        with connection.cursor():
+            pass  # the health check, reconnecting if the old connection is gone
+        link = connection.connection
+        renewed = link is not self._link
+        self._link = link
+        return renewed

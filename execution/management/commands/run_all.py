@@ -3,7 +3,7 @@ import threading
 from execution.archiver_process import ArchiverProcess
 from execution.commands import ProcessCommand
 from execution.executor_process import ExecutorProcess
-from execution.identity import default_worker_id
+from execution.identity import default_worker_id, executor_worker_id
 from execution.metrics_process import MetricsProcess
 from execution.reconciler_process import ReconcilerProcess
 from execution.scheduler_process import SchedulerProcess
@@ -26,9 +26,7 @@ class AllProcesses:
         ]
         if queue_gauges:  # with --metrics-port, the queue gauges are served beside the rest
             self.loops.append(MetricsProcess())
-        self.executor = ExecutorProcess(
-            worker_id=default_worker_id("executor"), concurrency=concurrency
-        )
+        self.executor = ExecutorProcess(worker_id=executor_worker_id(), concurrency=concurrency)
 
     def run(self) -> None:
         threads = [threading.Thread(target=loop.run, name=loop.name) for loop in self.loops]

@@ -1,6 +1,6 @@
 from execution.commands import ProcessCommand
 from execution.executor_process import ExecutorProcess
-from execution.identity import default_worker_id
+from execution.identity import executor_worker_id
 
 
 class Command(ProcessCommand):
@@ -11,7 +11,12 @@ class Command(ProcessCommand):
         parser.add_argument(
             "--poll-interval", type=float, default=1.0, help="seconds between claims when idle"
         )
-        parser.add_argument("--worker-id", default=None)
+        parser.add_argument(
+            "--worker-id",
+            default=None,
+            help="new at each start by default: one reused by a restart keeps the jobs of the "
+            "process before it waiting for their leases",
+        )
         parser.add_argument(
             "--grace",
             type=float,
@@ -39,7 +44,7 @@ class Command(ProcessCommand):
 
     def build(self, options):
         return ExecutorProcess(
-            worker_id=options["worker_id"] or default_worker_id("executor"),
+            worker_id=options["worker_id"] or executor_worker_id(),
             concurrency=options["concurrency"],
             poll_interval=options["poll_interval"],
             grace_seconds=options["grace"],

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from history.cassandra_schema import schema_statements
+from history.keyspace_replication import replication_mismatch
 from history.records import HistoryUnavailable
 from scheduler_site.cassandra_env import parse_replication
 
@@ -51,7 +52,15 @@ class Command(BaseCommand):
             store = CassandraHistoryStore.connect(
                 settings.CASSANDRA_HOSTS, keyspace, port=settings.CASSANDRA_PORT
             )
-            store.create_schema(replication_map)
         except HistoryUnavailable as exc:
             raise CommandError(str(exc)) from exc
+        try:
+            store.create_schema(replication_map)
+            mismatch = replication_mismatch(store.session, keyspace, replication_map)
+        except HistoryUnavailable as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            store.close()
+        if mismatch:
+            raise CommandError(mismatch)
         self.stdout.write(f"keyspace {keyspace} ready on {', '.join(settings.CASSANDRA_HOSTS)}")
