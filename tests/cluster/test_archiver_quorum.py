@@ -2,11 +2,9 @@
 SIGKILLed mid-archive and started again loses nothing, and no job leaves the queue before
 a quorum of nodes has its history row."""
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from jobs.models import Job
+from tests.history.finished_jobs import make_finished_jobs, queued
 from tests.processes import ManagedProcess, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -15,26 +13,7 @@ JOBS = 1200
 
 @pytest.fixture
 def finished_jobs(tenant, add_task) -> set:
-    task = add_task(status="completed")
-    finished = datetime.now(UTC) - timedelta(hours=2)
-    Job.objects.bulk_create(
-        Job(
-            tenant=tenant,
-            task=task,
-            scheduled_at=finished - timedelta(seconds=n),
-            next_attempt_at=finished - timedelta(seconds=n),
-            status="succeeded",
-            attempt=1,
-            finished_at=finished,
-            http_status=200,
-        )
-        for n in range(JOBS)
-    )
-    return set(Job.objects.filter(task=task).values_list("id", flat=True))
-
-
-def queued(ids: set) -> set:
-    return set(Job.objects.filter(id__in=ids).values_list("id", flat=True))
+    return make_finished_jobs(tenant, add_task(status="completed"), JOBS)
 
 
 def in_history(store, tenant, ids: set) -> set:

@@ -9,10 +9,10 @@ import pytest
 import requests
 
 from history.records import HistoryRecord
-from jobs.models import Job
 from scheduler_site.ids import new_id
 from tasks.auth import issue_token
-from tests.cluster.test_archiver_quorum import queued, start_archiver
+from tests.cluster.test_archiver_quorum import start_archiver
+from tests.history.finished_jobs import make_finished_jobs, queued
 from tests.processes import ApiServer, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -98,22 +98,7 @@ def test_with_two_nodes_down_reads_answer_503(cluster, api, tenant, archived_tas
 
 @pytest.fixture
 def finished_jobs(tenant, add_task) -> set:
-    task = add_task(status="completed")
-    finished = datetime.now(UTC) - timedelta(hours=2)
-    Job.objects.bulk_create(
-        Job(
-            tenant=tenant,
-            task=task,
-            scheduled_at=finished - timedelta(seconds=n),
-            next_attempt_at=finished - timedelta(seconds=n),
-            status="succeeded",
-            attempt=1,
-            finished_at=finished,
-            http_status=200,
-        )
-        for n in range(200)
-    )
-    return set(Job.objects.filter(task=task).values_list("id", flat=True))
+    return make_finished_jobs(tenant, add_task(status="completed"), 200)
 
 
 def test_with_two_nodes_down_the_archiver_waits_and_resumes_by_itself(

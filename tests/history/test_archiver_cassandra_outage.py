@@ -5,11 +5,10 @@ jobs it could not archive stay in the queue, and once the node is back every job
 the history and nowhere else.
 """
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from jobs.models import Job
+from tests.history.finished_jobs import make_finished_jobs, queued
 from tests.processes import ManagedProcess, wait_until
 from tests.tcp_proxy import TcpProxy
 
@@ -19,26 +18,7 @@ JOBS = 2000
 
 @pytest.fixture
 def finished_jobs(tenant, add_task) -> set:
-    task = add_task(status="completed")
-    finished = datetime.now(UTC) - timedelta(hours=2)
-    Job.objects.bulk_create(
-        Job(
-            tenant=tenant,
-            task=task,
-            scheduled_at=finished - timedelta(seconds=n),
-            next_attempt_at=finished - timedelta(seconds=n),
-            status="succeeded",
-            attempt=1,
-            finished_at=finished,
-            http_status=200,
-        )
-        for n in range(JOBS)
-    )
-    return set(Job.objects.filter(task=task).values_list("id", flat=True))
-
-
-def queued(ids: set) -> set:
-    return set(Job.objects.filter(id__in=ids).values_list("id", flat=True))
+    return make_finished_jobs(tenant, add_task(status="completed"), JOBS)
 
 
 def test_a_node_stopping_mid_archive_is_waited_out_and_no_job_is_lost(
