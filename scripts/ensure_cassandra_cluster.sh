@@ -7,6 +7,7 @@
 # shows every node UN and CQL answers on each. Nodes already up are left; a node that is
 # down while others run is started again on its own folder (a restart); when none runs,
 # the folders are made anew. Started nodes are recorded for scripts/stop_services.sh.
+# `N status` only prints nodetool status as node 1 sees the ring (UN up, DN down).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh
@@ -103,6 +104,12 @@ all_up() {
   for n in $(seq 1 "$NODES"); do node_up "$n" || return 1; done
   all_normal
 }
+
+if [ "${2:-}" = status ]; then
+  fetch_jars
+  nodetool status
+  exit
+fi
 
 ensure_java_and_maven
 fetch_jars

@@ -35,6 +35,22 @@ class Cluster:
         os.kill(pid, signal.SIGKILL)
         _wait_gone(pid)
 
+    def seen_down(self, node: int) -> bool:
+        """Whether node 1's failure detector has convicted node `node` (DN in its ring)."""
+        env = dict(os.environ, CASSANDRA_CLUSTER_FIRST=self.hosts[0])
+        result = subprocess.run(
+            ["bash", SCRIPT, str(NODES), "status"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return any(
+            line.startswith("DN ") and f" {self.hosts[node - 1]} " in f"{line} "
+            for line in result.stdout.splitlines()
+        )
+
     def restore(self) -> None:
         """Start every node that is down on its own folder, and wait until all are UN."""
         env = dict(os.environ, CASSANDRA_CLUSTER_FIRST=self.hosts[0])

@@ -64,8 +64,15 @@ def whole_page(server, tenant, task) -> bool:
 def test_history_reads_answer_in_full_with_one_node_down(cluster, api, tenant, archived_task):
     assert whole_page(api, tenant, archived_task)
     cluster.kill(3)
-    # A read caught in flight on the killed node waits out its timeout (503) until the
-    # driver marks the node down; from then on every read answers in full.
+    # Until the live nodes' failure detector convicts the killed one (seconds), a read they
+    # coordinate may still wait on it and run out its timeout (503); from then on every
+    # read answers in full.
+    wait_until(
+        lambda: cluster.seen_down(3),
+        timeout=60,
+        interval=1,
+        message="node 1 never saw node 3 down",
+    )
     wait_until(
         lambda: whole_page(api, tenant, archived_task),
         timeout=15,
