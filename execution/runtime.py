@@ -22,6 +22,7 @@ from django.db.utils import InterfaceError, OperationalError
 from execution.heartbeats import beat
 from execution.identity import default_worker_id
 from execution.metrics import mark_healthy
+from execution.signal_relay import SignalRelay
 
 TRANSIENT_DATABASE_ERRORS = (OperationalError, InterfaceError)
 
@@ -139,15 +140,25 @@ class LoopProcess:
 
 def install_stop_signals(*processes: LoopProcess) -> None:
     """SIGTERM and SIGINT ask every process to stop after its current turn; a second one
-    (an impatient Ctrl-C, say while the database is down) ends the process at once."""
+    (an impatient Ctrl-C, say while the database is down) ends the process at once.
+
+    The stop itself runs on a relay thread (execution/signal_relay.py): setting the loop's
+    Events in the handler could wait forever on a lock the interrupted main thread holds.
+    """
+
+    def stop_all(signum: int) -> None:
+        for process in processes:
+            process.stop()
+
+    relay = SignalRelay(stop_all)
 
     def request_stop(signum, frame) -> None:
+        # `stopping` reads a flag and takes no lock; only the main thread may reset a handler.
         if all(process.stopping for process in processes):
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
-        for process in processes:
-            process.stop()
+        relay.send(signum)
 
     signal.signal(signal.SIGTERM, request_stop)
     signal.signal(signal.SIGINT, request_stop)

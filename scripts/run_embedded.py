@@ -27,6 +27,7 @@ import requests  # noqa: E402 - after the handler above (it takes a moment to im
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from execution.signal_relay import relay_signals  # noqa: E402 - needs the project on the path
 from scripts.local_keys import local_keys  # noqa: E402 - needs the project on the path
 
 RUN_DIR = Path(os.environ.get("RUN_DIR") or ROOT / "run")  # logs, keys, the demo tenant
@@ -45,7 +46,7 @@ ENV["API_METRICS_PORT"] = str(API_METRICS_PORT)  # read by scheduler_site/gunico
 STOP = threading.Event()
 
 
-def request_stop(signum, frame) -> None:
+def request_stop(signum: int) -> None:
     STOP.set()
 
 
@@ -194,8 +195,8 @@ Press Ctrl-C to stop.
 
 def main() -> None:
     # Set up first: a Ctrl-C at any moment, even during the migration, is a clean stop.
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, request_stop)
+    # Relayed to a thread: STOP.set() inside a handler can hang on STOP.wait()'s own lock.
+    relay_signals(request_stop, (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
     RUN_DIR.mkdir(exist_ok=True)
     ENV.update(local_keys(RUN_DIR))
     manage("migrate", "--noinput")

@@ -72,13 +72,24 @@ class ManagedProcess:
         try:
             self.popen.wait(timeout=timeout)
         except subprocess.TimeoutExpired as exc:
+            stacks = thread_stacks(self.popen.pid)  # where it hangs, before it is killed
             self.popen.kill()
             self.popen.wait()
             tail = "\n".join(self.log().splitlines()[-15:])
             message = f"{self.log_path.name} did not stop in {timeout}s; its log ends:\n{tail}"
-            raise AssertionError(message) from exc
+            raise AssertionError(f"{message}\nits threads:\n{stacks}") from exc
         self._log.close()
         return self.popen.returncode
+
+
+def thread_stacks(pid: int) -> str:
+    """Every thread's Python stack of a live process (py-spy, from requirements-dev.txt)."""
+    spy = Path(sys.executable).with_name("py-spy")
+    try:
+        dump = subprocess.run([spy, "dump", "--pid", str(pid)], capture_output=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"(py-spy dump failed: {exc})"
+    return (dump.stdout + dump.stderr).decode(errors="replace")
 
 
 def stop_all(processes: list[ManagedProcess], timeout: float = 20) -> None:
