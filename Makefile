@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity image clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-scale image clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -124,6 +124,13 @@ bench-peer: $(STAMP) mariadb nginx redis
 # The result write with the console's per-minute counts against without, alternated.
 bench-result-write: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/result_write.py
+
+# Issue 23's scale: the tick, claim, archiver and API pages at 1,000,000 tasks and 5,000,000
+# finished jobs against 20,000 tasks in one run, then a 100,000-job herd beside the 10,000
+# burst (bench/scale.py); SCALE_ARGS passes more, e.g. SCALE_ARGS="--tasks 100000 --finished 500000".
+SCALE_ARGS ?=
+bench-scale: $(STAMP) mariadb nginx
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/scale.py $(SCALE_ARGS)
 
 # Queue table layouts: MariaDB CPU per job over the whole row life, on scratch tables.
 bench-layouts: $(STAMP) mariadb

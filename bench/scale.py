@@ -51,6 +51,7 @@ def load(suffix: str, size: scale_load.Size) -> tuple[str, list]:
     started = time.perf_counter()
     with connection.cursor() as cursor:
         tenants = scale_load.load(cursor, size)
+        scale_load.analyze(cursor)
     print(
         f"loaded {size.tasks:,} tasks and {size.finished:,} finished jobs into {name}"
         f" in {time.perf_counter() - started:.0f} s (load average {load_average()})"
@@ -111,9 +112,10 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the databases")
     args = parser.parse_args()
     small = scale_load.Size(SMALL_TASKS, args.finished * SMALL_TASKS // args.tasks)
-    sizes = {f"{SMALL_TASKS:,} tasks": small, f"{args.tasks:,} tasks": scale_load.Size(
-        args.tasks, args.finished
-    )}
+    sizes = {
+        f"{SMALL_TASKS:,} tasks": small,
+        f"{args.tasks:,} tasks": scale_load.Size(args.tasks, args.finished),
+    }
     names = {}
     try:
         for label, size in sizes.items():

@@ -95,12 +95,17 @@ def task_id(n: int) -> uuid.UUID:
 
 
 def create_helpers(cursor, tenants: list[Tenant]) -> None:
-    cursor.execute("CREATE TABLE scale_pairs (n INT PRIMARY KEY, cron VARCHAR(200), zone VARCHAR(64))")
+    """The pairs and tenants by number, joined by the loads. TEMPORARY: gone with the
+    connection, and (unlike CREATE TABLE) no implicit commit inside a test's transaction."""
+    cursor.execute(
+        "CREATE TEMPORARY TABLE scale_pairs"
+        " (n INT PRIMARY KEY, cron VARCHAR(200), zone VARCHAR(64))"
+    )
     cursor.executemany(
         "INSERT INTO scale_pairs VALUES (%s, %s, %s)",
         [(n, cron, zone) for n, (cron, zone) in enumerate(pairs())],
     )
-    cursor.execute("CREATE TABLE scale_tenants (n INT PRIMARY KEY, id UUID)")
+    cursor.execute("CREATE TEMPORARY TABLE scale_tenants (n INT PRIMARY KEY, id UUID)")
     cursor.executemany(
         "INSERT INTO scale_tenants VALUES (%s, %s)", [(n, str(t.id)) for n, t in enumerate(tenants)]
     )
@@ -159,9 +164,14 @@ def load(cursor, size: Size) -> list[Tenant]:
         insert_tasks(cursor, low, high)
     for low, high in chunks(size.finished):
         insert_finished(cursor, low, high, size.tasks)
+    cursor.execute("DROP TEMPORARY TABLE scale_pairs, scale_tenants")
+    return tenants
+
+
+def analyze(cursor) -> None:
+    """Fresh index statistics after a bulk load, as a live table's would be."""
     cursor.execute("ANALYZE TABLE tasks, jobs")
     cursor.fetchall()
-    return tenants
 
 
 def make_slot_due(cursor) -> None:
