@@ -59,6 +59,12 @@ def load(suffix: str, size: scale_load.Size) -> tuple[str, list]:
     return name, tenants
 
 
+def buffer_pool_mib() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT @@innodb_buffer_pool_size")
+        return cursor.fetchone()[0] // 2**20
+
+
 def load_average() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -120,7 +126,7 @@ def main() -> None:
     try:
         for label, size in sizes.items():
             names[label], tenants = load(label.split()[0].replace(",", "_"), size)
-        print(machine_line())
+        print(f"{machine_line()}; InnoDB buffer pool {buffer_pool_mib()} MiB")
         figures = measure(sizes, names, issue_token(tenants[0]), args.rounds)
         print(f"{args.rounds} rounds, load average {load_average()}")
         print(report(*figures.values(), labels=tuple(sizes)))

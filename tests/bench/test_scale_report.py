@@ -46,3 +46,11 @@ def test_the_peak_rss_is_read_from_a_live_process():
         assert peak.max_mib() > 1
     finally:
         child.communicate(b"\n")
+
+
+def test_a_count_that_is_zero_at_the_small_size_has_no_division_by_zero():
+    small = [{"tick 1,000 due: pages read from disk": 0}]
+    large = [{"tick 1,000 due: pages read from disk": 40}]
+    assert "pages read from disk, 1,000,000 tasks / 20,000 tasks: infx" in report(
+        small, large, LABELS
+    )
