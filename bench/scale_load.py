@@ -140,13 +140,15 @@ def insert_tasks(cursor, low: int, high: int) -> None:
 
 
 def insert_finished(cursor, low: int, high: int, tasks: int) -> None:
-    """Job n: task n % tasks (so its tenant), an hour earlier per lap over the tasks."""
+    """Job n: task n % tasks (so its tenant), an hour earlier per lap over the tasks; dead
+    by runs of TENANTS jobs, one tenant each (every n % 50 would all be tenant 0's)."""
     cursor.execute(
         "INSERT INTO jobs (id, tenant_id, task_id, scheduled_at, priority, status, attempt,"
         " max_attempts, next_attempt_at, timeout_seconds, backoff_base_seconds, started_at,"
         " finished_at, http_status, duration_ms, created_at, updated_at)"
         " SELECT s.id, t.id, s.task, s.at, MOD(s.task_n, 10),"
-        f" IF(MOD(s.seq, {DEAD_EVERY}) = 0, 'dead', 'succeeded'), 1, 5, s.at, 30, 10, s.at,"
+        f" IF(MOD(s.seq DIV {TENANTS}, {DEAD_EVERY}) = 0, 'dead', 'succeeded'),"
+        " 1, 5, s.at, 30, 10, s.at,"
         " s.at + INTERVAL 1 SECOND, 200, 12, s.at, s.at"
         f" FROM (SELECT seq, {id_sql('seq', JOB_BASE_MS)} AS id, MOD(seq, {tasks}) AS task_n,"
         f" {id_sql(f'MOD(seq, {tasks})', TASK_BASE_MS)} AS task,"

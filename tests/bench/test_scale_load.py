@@ -52,11 +52,21 @@ def test_the_loaded_buckets_are_bucket_for_of_the_ids():
     assert all(bucket_for(t.id) == t.bucket for t in Task.objects.all()[:200])
 
 
-def test_one_finished_job_in_50_is_dead_and_every_job_is_of_its_tasks_tenant():
+def test_one_finished_job_in_50_is_dead():
     loaded()
     assert Job.objects.filter(status="dead").count() == 5000 // scale_load.DEAD_EVERY
+
+
+def test_every_finished_job_is_of_its_tasks_tenant():
+    loaded()
     tenant_of = dict(Task.objects.values_list("id", "tenant_id"))
     assert all(tenant_of[j.task_id] == j.tenant_id for j in Job.objects.all()[:500])
+
+
+def test_every_tenant_has_dead_jobs():
+    loaded()
+    dead = Job.objects.filter(status="dead").values("tenant_id").distinct()
+    assert dead.count() == scale_load.TENANTS
 
 
 def test_making_the_slot_due_undoes_a_tick():
