@@ -1,8 +1,10 @@
 """The tick's floor and its growth, measured round-robin beside the real tick.
 
 The floor is the least any tick of these tasks can write: one multi-row `INSERT ... VALUES`
-of the same job rows (every column the tick's insert fills, values computed beforehand)
-and a `COMMIT`; no read, no lock, no advance. The growth variant ticks ten times as many
+of the same job rows (every column the tick's insert fills) and a `COMMIT`; no read, no
+lock, no advance. Its text is rendered beforehand: the driver's quoting of 11,000 values
+one by one costs about as much as the server's insert, and no tick needs it (the real one
+sends its rows as one JSON parameter). The growth variant ticks ten times as many
 due tasks in one call, so `tick 10000/1000` shows whether the cost per task stays flat.
 """
 
@@ -31,7 +33,7 @@ def floor_tick_factory(tasks: list[Task]):
 
     def tick(now: datetime) -> int:
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(statement, prepared[now])
+            cursor.execute(prepared[now])
         return len(tasks)
 
     statement = f"INSERT INTO jobs ({JOB_COLUMNS}) VALUES " + ",".join([ROW] * len(tasks))
@@ -44,7 +46,9 @@ def floor_tick_factory(tasks: list[Task]):
             params += [uuid_param(new_id()), uuid_param(t.tenant_id), uuid_param(t.id), at]
             params += [t.priority, t.max_attempts, at, t.timeout_seconds]
             params += [t.backoff_base_seconds, stamp, stamp]
-        prepared[now] = params
+        connection.ensure_connection()
+        with connection.connection.cursor() as raw:
+            prepared[now] = raw.mogrify(statement, params)
 
     return tick, prepare
 
