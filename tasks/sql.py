@@ -112,6 +112,24 @@ FROM json_each(%s) AS r
 WHERE tasks.id = r.value ->> '$[0]'
 """
 
+# The step of almost every due task: one run made, nothing skipped, the ledger entry and the
+# remembered run as they were. Only next_run_at (the one indexed column) and the run count
+# change, and the JSON list holds two values a row: about a quarter cheaper than the full
+# statement over the same rows (bench/scheduler_tick.py).
+ADVANCE_RUNS_MYSQL = """
+UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (
+    task_id CHAR(36) PATH '$[0]',
+    next_run_at DATETIME(6) PATH '$[1]')) AS r
+STRAIGHT_JOIN tasks AS t ON t.id = r.task_id
+SET t.next_run_at = r.next_run_at, t.runs_made = t.runs_made + 1
+"""
+
+ADVANCE_RUNS_SQLITE = """
+UPDATE tasks SET next_run_at = r.value ->> '$[1]', runs_made = runs_made + 1
+FROM json_each(%s) AS r
+WHERE tasks.id = r.value ->> '$[0]'
+"""
+
 
 @dataclass(frozen=True)
 class TickDialect:
@@ -120,11 +138,14 @@ class TickDialect:
     lock: str  # what the due read appends to lock its rows ("" where one writer rules)
     insert_jobs: str
     advance_tasks: str
+    advance_runs: str  # the plain step's (Advance.plain)
 
 
 DIALECTS = {
-    "mysql": TickDialect(" FOR UPDATE SKIP LOCKED", INSERT_JOBS_MYSQL, ADVANCE_TASKS_MYSQL),
-    "sqlite": TickDialect("", INSERT_JOBS_SQLITE, ADVANCE_TASKS_SQLITE),
+    "mysql": TickDialect(
+        " FOR UPDATE SKIP LOCKED", INSERT_JOBS_MYSQL, ADVANCE_TASKS_MYSQL, ADVANCE_RUNS_MYSQL
+    ),
+    "sqlite": TickDialect("", INSERT_JOBS_SQLITE, ADVANCE_TASKS_SQLITE, ADVANCE_RUNS_SQLITE),
 }
 
 
@@ -192,8 +213,17 @@ class Advance(NamedTuple):
     open_skip_id: str | None = None
     open_skip_reason: str | None = None
     overlap_job_id: str | None = None  # the run the overlap check reads (tasks/overlap.py)
+    # Still active, one run made, none skipped, the ledger entry and the remembered run
+    # unchanged: written by the narrow statement (only next_run_at and runs_made move).
+    plain: bool = False
 
 
 def advance_tasks(cursor, rows: list[Advance]) -> None:
-    """Write every selected task's step in one statement."""
-    cursor.execute(dialect().advance_tasks, [json.dumps(rows)])
+    """Write every selected task's step: the plain ones in one narrow statement, the rest
+    (completions, skips, the ledger, overlap) in one full statement."""
+    plain = [[row.task_id, row.next_run_at] for row in rows if row.plain]
+    rest = [row[:-1] for row in rows if not row.plain]
+    if plain:
+        cursor.execute(dialect().advance_runs, [json.dumps(plain)])
+    if rest:
+        cursor.execute(dialect().advance_tasks, [json.dumps(rest)])

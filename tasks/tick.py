@@ -146,7 +146,23 @@ def _advances(
         next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
         skipped = sum(skip.count for skip in plan.skips)
         remembered = overlap.job_to_remember(task, busy or {}, (made or {}).get(task.id))
+        plain = _plain(task, plan, made_one and not skipped, entry, remembered)
         advances.append(
-            sql.Advance(task.id, next_run, plan.status, int(made_one), skipped, *entry, remembered)
+            sql.Advance(
+                task.id, next_run, plan.status, int(made_one), skipped, *entry, remembered, plain
+            )
         )
     return advances
+
+
+def _plain(
+    task: sql.DueTask, plan: RunPlan, one_run: bool, entry: OpenEntry, remembered: str | None
+) -> bool:
+    """Whether the step changes only next_run_at and adds one run (the narrow statement)."""
+    unchanged = (task.open_skip_id, task.open_skip_reason) == tuple(entry)
+    return (
+        one_run
+        and plan.status == TaskStatus.ACTIVE
+        and unchanged
+        and (remembered == task.overlap_job_id)
+    )
