@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
-from bench.burst import Burst, run_ours  # noqa: E402
+from bench.burst import Burst, run_ours, split_by_executor  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.delivery import HEADERS  # noqa: E402
 from bench.executor_throughput import executor_run  # noqa: E402
@@ -35,7 +35,7 @@ def one_pair(n: int, args, endpoint) -> tuple[float, float, list]:
             )
         else:
             result = run_ours(f"burst {n}", burst, endpoint.url, endpoint.record, endpoint.work)
-            row = result.row()
+            row = [*result.row(), split_by_executor()]
             rates[variant] = len(result.delays) / result.span if result.span else 0.0
     return rates["throughput"], rates["burst"], row
 
@@ -63,7 +63,7 @@ def main() -> None:
         f"throughput: {args.throughput_jobs} jobs due now; burst: {args.jobs} + "
         f"{args.critical} priority 0 due in one second; {args.rounds} pairs, alternated"
     )
-    print(table(HEADERS, [row for _, _, row in pairs]))
+    print(table([*HEADERS, "jobs by executor"], [row for _, _, row in pairs]))
     rows = [[f"pair {n}", round(t), round(b), b / t] for n, (t, b, _) in enumerate(pairs, 1)]
     print(table(["pair", "throughput jobs/s", "burst calls/s", "burst/throughput"], rows))
     ratio = sum(b for _, b, _ in pairs) / sum(t for t, _, _ in pairs)
