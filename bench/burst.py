@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from django.db import connection  # noqa: E402
+from django.db.models import Count  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.callback_tally import HEADERS as CALLBACK_HEADERS  # noqa: E402
@@ -118,6 +119,13 @@ def run_ours(name: str, burst: Burst, url: str, record: Path, work: Path) -> Del
     return result
 
 
+def split_by_executor() -> str:
+    """How the last run's jobs fell to the executors (a burst one of them drained alone
+    drains at one executor's rate)."""
+    rows = Job.objects.values_list("worker_id").annotate(count=Count("id")).order_by("worker_id")
+    return " / ".join(f"{worker} {count:,}" for worker, count in rows)
+
+
 def wait_for_calls(label: str, counter: LogCounter, total: int, due: float) -> None:
     """Until `total` calls arrived, or nothing arrived for 30 s after the due time."""
     progress = Progress(label, total)
@@ -200,6 +208,7 @@ def main() -> None:
         f"{burst.executors} executors x concurrency {burst.concurrency}; lookahead 15s"
     )
     print(table(HEADERS, [result.row()]))
+    print(f"jobs by executor: {split_by_executor()}")
     title = f"start delay, {burst.jobs}+{burst.critical} jobs due at once"
     histogram_png(Path(args.png), title, {"rest": result.rest, "priority 0": result.critical})
     curve = Path(args.png).with_name(Path(args.png).stem + "-curve.png")
