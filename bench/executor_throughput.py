@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp  # noqa: E402
 from django.db import connection  # noqa: E402
+from pyreqwest.client import ClientBuilder  # noqa: E402
 
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
 from bench.burst import wait_for_calls  # noqa: E402
@@ -57,13 +58,33 @@ async def bare_loop(url: str, count: int, concurrency: int) -> float:
         return count / (time.perf_counter() - started)
 
 
-def bare_run(loop: str, url: str, count: int, concurrency: int) -> tuple[float, float]:
-    """The bare loop on `loop` ("asyncio" or "uvloop"): calls/s, CPU seconds per call of this
-    process (nothing else runs in it meanwhile)."""
-    os.environ["EVENT_LOOP"] = loop
+async def bare_reqwest_loop(url: str, count: int, concurrency: int) -> float:
+    """calls/s of plain pyreqwest POSTs (the executor's client) with `concurrency` in flight."""
+    async with ClientBuilder().no_proxy().follow_redirects(False).build() as client:
+        remaining = iter(range(count))
+
+        async def worker() -> None:
+            for _ in remaining:
+                async with client.post(url).body_bytes(b"{}").build_streamed() as response:
+                    await response.body_reader.bytes()
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        return count / (time.perf_counter() - started)
+
+
+BARE = {"aiohttp": bare_loop, "pyreqwest": bare_reqwest_loop}
+
+
+def bare_run(
+    variant: tuple[str, str], url: str, count: int, concurrency: int
+) -> tuple[float, float]:
+    """The bare loop of a (client, event loop): calls/s, CPU seconds per call of this process
+    (nothing else runs in it meanwhile; pyreqwest's own threads count too)."""
+    client, os.environ["EVENT_LOOP"] = variant
     cpu = time.process_time()
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
-        rate = runner.run(bare_loop(url, count, concurrency))
+        rate = runner.run(BARE[client](url, count, concurrency))
     return rate, (time.process_time() - cpu) / count
 
 
@@ -104,6 +125,9 @@ def executor_run(
     return count / seconds, cpu, delivery(name, calls, groups, count)
 
 
+BARE_VARIANTS = [("aiohttp", "asyncio"), ("aiohttp", "uvloop"), ("pyreqwest", "uvloop")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=20000)
@@ -117,44 +141,48 @@ def main() -> None:
     url = f"http://127.0.0.1:{port}/hook"
     n, c = args.jobs, args.concurrency
     try:
-        bare = {loop: [bare_run(loop, url, n, c)] for loop in ("asyncio", "uvloop")}
+        bare = {variant: [bare_run(variant, url, n, c)] for variant in BARE_VARIANTS}
         runs = [(1, "asyncio"), (1, "uvloop"), (2, "uvloop")]
         executed = {run: executor_run(*run, url, n, c, logs) for run in runs}
-        for loop in ("uvloop", "asyncio"):
-            bare[loop].append(bare_run(loop, url, n, c))
+        for variant in reversed(BARE_VARIANTS):
+            bare[variant].append(bare_run(variant, url, n, c))
     finally:
         stop(endpoint)
     report(args, bare, executed)
 
 
+def mean(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return sum(r for r, _ in runs) / len(runs), sum(c for _, c in runs) / len(runs)
+
+
 def report(args: argparse.Namespace, bare: dict, executed: dict) -> None:
     # The reference is the bare loop as aiohttp runs it by default, on asyncio's own loop.
-    rate = {loop: sum(r for r, _ in runs) / len(runs) for loop, runs in bare.items()}
-    cpu = {loop: sum(c for _, c in runs) / len(runs) for loop, runs in bare.items()}
+    rate, cpu = mean(bare[("aiohttp", "asyncio")])
+    uv_rate, uv_cpu = mean(bare[("aiohttp", "uvloop")])
+    rq_rate, rq_cpu = mean(bare[("pyreqwest", "uvloop")])
     print(machine_line())
     print(f"{args.jobs} jobs due now, concurrency {args.concurrency}, nginx endpoint")
     rows = []
-    for loop, runs in bare.items():
+    for (client, loop), runs in bare.items():
         for r, c in runs:
-            rows.append([f"bare aiohttp loop, {loop}", round(r), "calls/s", "", 1000 * c, "", ""])
+            rows.append([f"bare {client} loop, {loop}", round(r), "calls/s", "", 1000 * c, "", ""])
     for (processes, loop), (r, c, seen) in executed.items():
         name = f"{processes} executor process{'es' if processes > 1 else ''}, {loop}"
-        ratios = [r / rate["asyncio"], 1000 * c, c / cpu["asyncio"], seen.lost]
-        rows.append([name, round(r), "jobs/s", *ratios])
+        rows.append([name, round(r), "jobs/s", r / rate, 1000 * c, c / cpu, seen.lost])
     headers = ["variant", "rate", "", "/ bare", "CPU ms/call", "CPU / bare", "lost"]
     print(table(headers, rows))
     best = max(executed, key=lambda run: executed[run][0])
-    one = executed[(1, "uvloop")]
+    best_rate, one_cpu = executed[best][0], executed[(1, "uvloop")][1]
     print(
-        f"ratio executor/bare: {executed[best][0] / rate['asyncio']:.2f}"
-        f"   (best executor, {best[0]} process(es) on {best[1]}, / the bare aiohttp loop on"
-        f" asyncio, goal >= 0.9; / the bare loop on uvloop:"
-        f" {executed[best][0] / rate['uvloop']:.2f})"
+        f"ratio executor/bare: {best_rate / rate:.2f}   (best executor, {best[0]} process(es)"
+        f" on {best[1]}, / the bare aiohttp loop on asyncio, goal >= 0.9;"
+        f" / bare aiohttp on uvloop: {best_rate / uv_rate:.2f};"
+        f" / bare pyreqwest on uvloop, the executor's client: {best_rate / rq_rate:.2f})"
     )
     print(
-        f"ratio CPU per job/bare call: {one[1] / cpu['asyncio']:.2f}"
-        f"   (1 executor on uvloop / the bare aiohttp loop on asyncio, goal <= 1.2;"
-        f" / the bare loop on uvloop: {one[1] / cpu['uvloop']:.2f})"
+        f"ratio CPU per job/bare call: {one_cpu / cpu:.2f}   (1 executor on uvloop / the bare"
+        f" aiohttp loop on asyncio, goal <= 1.2; / bare aiohttp on uvloop:"
+        f" {one_cpu / uv_cpu:.2f}; / bare pyreqwest on uvloop: {one_cpu / rq_cpu:.2f})"
     )
     curves = {seen.name: seen.delays for _, _, seen in executed.values()}
     started_curve_png(Path(args.png), f"{args.jobs:,} jobs due now: calls started", curves)
