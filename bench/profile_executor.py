@@ -8,7 +8,6 @@ time and the share of each source file.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from bench.burst import wait_for_calls  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.cpu import CpuMeter  # noqa: E402
 from bench.delivery import LogCounter  # noqa: E402
-from bench.executor_throughput import bare_loop  # noqa: E402
+from bench.executor_throughput import bare_run  # noqa: E402
 from bench.harness import (  # noqa: E402
     insert_due_jobs,
     recorded_endpoint,
@@ -57,11 +56,11 @@ def deliver(
     return {"executor": worker.stop(), "mariadb": server.stop(), "insert": inserted, "s": seconds}
 
 
-def bare_cpu_per_call(url: str, count: int, concurrency: int) -> float:
-    """CPU ms per call of a plain aiohttp loop in this process: the floor of a call."""
-    started = time.process_time()
-    asyncio.run(bare_loop(url, count, concurrency))
-    return 1000 * (time.process_time() - started) / count
+def bare_cpu_per_call(client: str, url: str, count: int, concurrency: int) -> float:
+    """CPU ms per call of a plain loop of `client` in this process: the floor of a call
+    (aiohttp on asyncio's loop, the issue's reference; pyreqwest on uvloop, the executor's)."""
+    loop = "asyncio" if client == "aiohttp" else "uvloop"
+    return 1000 * bare_run((client, loop), url, count, concurrency)[1]
 
 
 def profile(pid: int, seconds: float, out: Path) -> subprocess.Popen:
@@ -114,7 +113,9 @@ def main() -> None:
     time.sleep(3)  # let it start and idle
     try:
         spent = deliver(args.jobs, url, record, executor.pid, "measured pass")
-        spent["bare"] = bare_cpu_per_call(url, args.jobs, args.concurrency) * args.jobs / 1000
+        for client in ("aiohttp", "pyreqwest"):
+            spent[client] = bare_cpu_per_call(client, url, args.jobs, args.concurrency)
+            spent[client] *= args.jobs / 1000
         spies = []
 
         def start_spy() -> None:
@@ -141,10 +142,11 @@ def report(args: argparse.Namespace, spent: dict[str, float], raw: Path) -> None
         f" the insert {per_job['insert']:.3f} (the claim and result"
         f" {per_job['mariadb'] - per_job['insert']:.3f})"
     )
-    print(
-        f"a bare aiohttp loop, same concurrency and endpoint: {per_job['bare']:.3f} ms of CPU"
-        f" per call; executor / bare = {per_job['executor'] / per_job['bare']:.1f}x"
-    )
+    for client in ("aiohttp", "pyreqwest"):
+        print(
+            f"a bare {client} loop, same concurrency and endpoint: {per_job[client]:.3f} ms of"
+            f" CPU per call; executor / bare = {per_job['executor'] / per_job[client]:.2f}x"
+        )
     found, total = tallies(raw)
     print(f"\npy-spy, {total:,} samples of the executor (idle threads left out), by own time:")
     print(table(["function (file:line)", "samples", "%"], shares(found["own"], total, 15)))

@@ -1,9 +1,10 @@
 """HTTP delivery of one attempt: the request, its deadline, and what it came back with.
 
-One aiohttp session per executor: no proxy (the environment is not read), no redirects,
-connect-time address checks (execution.egress), a total deadline of the job's timeout
-that also covers a body trickling in slowly, and bodies read and inflated within a bound
-(execution.response_body).
+pyreqwest clients (Rust's reqwest: about a third of aiohttp's CPU per call here), pinned
+to checked addresses (execution.pinned_clients): no proxy (the environment is not read), no
+redirects, dial-time address checks (execution.egress), a total deadline of the job's
+timeout that also covers a body trickling in slowly, and bodies read and inflated within a
+bound (execution.response_body).
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 import aiohttp
+from pyreqwest.exceptions import ConnectError, PyreqwestError, ReadError
+from pyreqwest.http import Url
 
-from execution.egress import guarded_socket_factory, is_refusal
+from execution.egress import is_refusal
 from execution.metrics import CONNECTION_ERROR, TIMEOUT, count_call, status_class
+from execution.pinned_clients import PinnedClients
 from execution.response_body import ACCEPT_ENCODING, read_body_start
 from execution.signing import signature_headers
 from jobs.queue import ClaimedJob
@@ -125,29 +129,13 @@ class Delivery:
         self.policy = policy
         self.concurrency = concurrency
         self.resolver = resolver
-        self.session: aiohttp.ClientSession | None = None
+        self.clients = PinnedClients(policy=policy, concurrency=concurrency, resolver=resolver)
 
     async def start(self) -> None:
-        connector = aiohttp.TCPConnector(
-            limit=self.concurrency,
-            limit_per_host=0,
-            ttl_dns_cache=10,
-            resolver=self.resolver,
-            socket_factory=guarded_socket_factory(self.policy),
-        )
-        self.session = aiohttp.ClientSession(
-            connector=connector,
-            # the deadline is the asyncio.timeout around each call
-            timeout=aiohttp.ClientTimeout(total=None),
-            trust_env=False,
-            # Bodies are inflated by execution.response_body, within its bound.
-            auto_decompress=False,
-            cookie_jar=aiohttp.DummyCookieJar(),
-        )
+        self.clients.start()
 
     async def close(self) -> None:
-        if self.session is not None:
-            await self.session.close()
+        await self.clients.close()
 
     async def call(
         self,
@@ -176,7 +164,7 @@ class Delivery:
             count_call(job.tenant_id, TIMEOUT, time.monotonic() - started)
             error = f"timed out after {job.timeout_seconds}s"
             return _failed(started, sent_at, error, destination_failed=True)
-        except (aiohttp.ClientError, OSError, ValueError) as exc:
+        except (PyreqwestError, OSError, ValueError) as exc:
             if is_refusal(exc):  # refused here: no call left this process
                 return _failed(started, sent_at, REFUSED)
             count_call(job.tenant_id, CONNECTION_ERROR, time.monotonic() - started)
@@ -195,18 +183,26 @@ class Delivery:
         )
 
     async def _send(self, job: ClaimedJob, headers: dict) -> tuple[int, bytes, float | None]:
-        async with self.session.request(
-            job.method,
-            job.url,
-            data=job.body.encode() if job.body else None,
-            headers=headers,
-            allow_redirects=False,
-        ) as response:
-            body = await read_body_start(response)
+        url = http_url(job.url)
+        client = await self.clients.client_for(url)
+        request = client.request(job.method, url).headers(headers)
+        if job.body:
+            request = request.body_bytes(job.body.encode())
+        async with request.build_streamed() as response:
+            encoding = response.get_header("Content-Encoding")
+            body = await read_body_start(response.body_reader.read, encoding)
             retry_after = None
             if response.status in (429, 503):
-                retry_after = parse_retry_after(response.headers.get("Retry-After"))
+                retry_after = parse_retry_after(response.get_header("Retry-After"))
             return response.status, body, retry_after
+
+
+def http_url(text: str) -> Url:
+    """The URL as the client parses it; only http and https are ever called."""
+    url = Url(text)
+    if url.scheme not in ("http", "https") or not url.host_str:
+        raise ValueError(f"not an http(s) URL: {text[:100]}")
+    return url
 
 
 def job_log_fields(job: ClaimedJob) -> dict:
@@ -231,12 +227,20 @@ def _text(body: bytes) -> str:
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, aiohttp.ClientConnectorError):
-        return f"connection failed: {exc.strerror or type(exc).__name__}"[:ERROR_LIMIT]
-    if isinstance(exc, aiohttp.ServerDisconnectedError):
+    if isinstance(exc, ConnectError):
+        return f"connection failed: {_cause(exc)}"[:ERROR_LIMIT]
+    if isinstance(exc, ReadError) and "closed" in _cause(exc):
         return "server disconnected"
-    text = str(exc) or type(exc).__name__
-    return f"request failed: {text}"[:ERROR_LIMIT]
+    if isinstance(exc, OSError):  # the name did not resolve
+        return f"connection failed: {exc.strerror or exc}"[:ERROR_LIMIT]
+    text = _cause(exc) if isinstance(exc, PyreqwestError) else str(exc)
+    return f"request failed: {text or type(exc).__name__}"[:ERROR_LIMIT]
+
+
+def _cause(exc: PyreqwestError) -> str:
+    """The innermost cause reqwest gives (e.g. "Connection refused (os error 111)")."""
+    causes = (getattr(exc, "details", None) or {}).get("causes") or []
+    return causes[-1]["message"] if causes else str(exc.args[0] if exc.args else exc)
 
 
 def _failed(

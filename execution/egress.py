@@ -1,35 +1,32 @@
-"""The connect-time egress check: the address about to be connected to, after DNS.
+"""The dial-time egress check: the address a call will connect to, after DNS.
 
-aiohttp hands every socket it opens to a socket factory together with the exact address
-it will connect to, so refusing there checks the address connected to (a DNS answer that
-changes between task creation and the call cannot slip through), for names and for IP
-literals alike. TLS still verifies, and sends SNI for, the URL's host name.
+The executor resolves a URL's host itself and checks every address it may dial; the HTTP
+client is then pinned to the checked address (execution/pinned_clients.py), so it never
+looks the name up again: a DNS answer that changes between task creation and the call, or
+between the check and the connect, cannot slip through. An IP literal in the URL is checked
+as the client itself parsed it (hex, octal and short spellings included). TLS still
+verifies, and sends SNI for, the URL's host name.
 """
 
 from __future__ import annotations
-
-import socket
 
 from tasks.address_policy import EgressPolicy
 
 
 class RefusedDestination(OSError):
-    """Raised inside the connector; the tenant only ever sees "destination not allowed"."""
+    """Raised before any connection; the tenant only ever sees "destination not allowed"."""
 
 
-def guarded_socket_factory(policy: EgressPolicy):
-    def open_socket(addr_info) -> socket.socket:
-        family, type_, proto, _, sockaddr = addr_info
-        host, port = sockaddr[0], sockaddr[1]
-        if not policy.address_allowed(host, port):
-            raise RefusedDestination(f"refused {host} port {port}")
-        return socket.socket(family=family, type=type_, proto=proto)
-
-    return open_socket
+def first_allowed(policy: EgressPolicy, addresses: list[str], port: int) -> str:
+    """The first address the policy lets a call dial on `port`; refused when none."""
+    for address in addresses:
+        if policy.address_allowed(address, port):
+            return address
+    raise RefusedDestination(f"refused {', '.join(addresses) or 'no address'} port {port}")
 
 
 def is_refusal(exc: BaseException) -> bool:
-    """Whether an aiohttp error was caused by a refused destination."""
+    """Whether an error was caused by a refused destination."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))

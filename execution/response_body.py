@@ -11,8 +11,7 @@ bytes.
 from __future__ import annotations
 
 import zlib
-
-import aiohttp
+from collections.abc import Awaitable, Callable
 
 BODY_LIMIT = 4096  # decoded bytes kept (and ever inflated)
 # Wire bytes read at most to find them: a stream that inflates to nothing (empty blocks)
@@ -22,14 +21,18 @@ CHUNK = 16 * 1024
 ACCEPT_ENCODING = "gzip, deflate"
 
 
-async def read_body_start(response: aiohttp.ClientResponse) -> bytes:
-    """The first BODY_LIMIT decoded bytes of the body (all of it when shorter)."""
-    decoder = decoder_for(response.headers.get("Content-Encoding"))
+async def read_body_start(
+    read: Callable[[int], Awaitable[bytes | None]], content_encoding: str | None
+) -> bytes:
+    """The first BODY_LIMIT decoded bytes of the body (all of it when shorter), from
+    `read(n)`: at most n more wire bytes, empty or None at the end."""
+    decoder = decoder_for(content_encoding)
     kept, raw_read = bytearray(), 0
     while len(kept) < BODY_LIMIT and raw_read < RAW_LIMIT and not decoder.ended:
-        chunk = await response.content.read(min(CHUNK, RAW_LIMIT - raw_read))
+        chunk = await read(min(CHUNK, RAW_LIMIT - raw_read))
         if not chunk:
             break
+        chunk = bytes(chunk)
         raw_read += len(chunk)
         kept += decoder.decode(chunk, BODY_LIMIT - len(kept))
     return bytes(kept)

@@ -10,6 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from requests.structures import CaseInsensitiveDict
+
 
 class _Server(ThreadingHTTPServer):
     request_queue_size = 1024  # the default of 5 drops bursts of connections for a second
@@ -23,7 +25,9 @@ class _Server(ThreadingHTTPServer):
 class Received:
     path: str
     method: str
-    headers: dict
+    # Names as HTTP reads them, whatever their case on the wire (the executor's client
+    # sends them title-cased: Webhook-Id).
+    headers: CaseInsensitiveDict
     body: bytes
     at: float
 
@@ -75,7 +79,13 @@ class Endpoint:
     def _record(self, handler, body: bytes) -> None:
         with self._lock:
             self.received.append(
-                Received(handler.path, handler.command, dict(handler.headers), body, time.time())
+                Received(
+                    handler.path,
+                    handler.command,
+                    CaseInsensitiveDict(handler.headers),
+                    body,
+                    time.time(),
+                )
             )
             self.calls_by_key[(handler.path, handler.headers.get("Idempotency-Key"))] += 1
 
