@@ -174,13 +174,20 @@ def compare(burst: Burst, rounds: int, endpoint, png: Path) -> None:
     print(f"plot: {png}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=30000)
-    parser.add_argument("--critical", type=int, default=300)
+def add_burst_arguments(
+    parser: argparse.ArgumentParser, *, jobs: int, critical: int, lead: float
+) -> None:
+    """The options of a Burst, with the caller's defaults for its size and lead."""
+    parser.add_argument("--jobs", type=int, default=jobs)
+    parser.add_argument("--critical", type=int, default=critical)
     parser.add_argument("--executors", type=int, default=2)
     parser.add_argument("--concurrency", type=int, default=200)
-    parser.add_argument("--lead", type=float, default=40.0, help="seconds until the burst")
+    parser.add_argument("--lead", type=float, default=lead, help="seconds until the burst")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_burst_arguments(parser, jobs=30000, critical=300, lead=40.0)
     parser.add_argument("--png", default="bench/burst.png")
     parser.add_argument("--callbacks", action="store_true", help="against it with callbacks")
     parser.add_argument("--rounds", type=int, default=2, help="pairs, with --callbacks")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.bootstrap  # noqa: E402,F401 - sets up Django before the imports below
-from bench.burst import Burst, run_ours, split_by_executor  # noqa: E402
+from bench.burst import Burst, add_burst_arguments, run_ours, split_by_executor  # noqa: E402
 from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.delivery import HEADERS  # noqa: E402
 from bench.executor_throughput import executor_run  # noqa: E402
@@ -42,12 +42,8 @@ def one_pair(n: int, args, endpoint) -> tuple[float, float, list]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jobs", type=int, default=10000)
-    parser.add_argument("--critical", type=int, default=100)
+    add_burst_arguments(parser, jobs=10000, critical=100, lead=25.0)
     parser.add_argument("--throughput-jobs", type=int, default=20000)
-    parser.add_argument("--executors", type=int, default=2)
-    parser.add_argument("--concurrency", type=int, default=200)
-    parser.add_argument("--lead", type=float, default=25.0, help="seconds until the burst")
     parser.add_argument("--rounds", type=int, default=2, help="pairs, alternated")
     args = parser.parse_args()
     use_fresh_database("bench_drain")

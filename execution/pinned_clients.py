@@ -15,6 +15,7 @@ its own (the caller's asyncio deadline covers connect, send and the body).
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections import OrderedDict
@@ -61,7 +62,7 @@ class PinnedClients:
         self.resolver = resolver
         self._literal: Client | None = None
         self._clients: OrderedDict[tuple[str, str], Client] = OrderedDict()
-        self._answers: dict[tuple[str, int], tuple[float, str]] = {}
+        self._answers: dict[tuple[str, int], tuple[float, asyncio.Future[str]]] = {}
 
     def start(self) -> None:
         """In the loop the calls run in (the default resolver belongs to it)."""
@@ -84,15 +85,28 @@ class PinnedClients:
         return self._pinned(url.domain, address, port)
 
     async def _allowed_address(self, name: str, port: int) -> str:
-        cached = self._answers.get((name, port))
-        if cached is not None and cached[0] > time.monotonic():
-            return cached[1]
+        """One lookup per name within DNS_TTL, shared by the calls that need it meanwhile
+        (a burst to a new host would otherwise send each of its first calls to the
+        resolver's threads); a failed lookup is forgotten at once, as before."""
+        key = (name, port)
+        cached = self._answers.get(key)
+        if cached is None or cached[0] <= time.monotonic():
+            if len(self._answers) >= MAX_NAMES:
+                self._answers.clear()
+            lookup = asyncio.ensure_future(self._lookup(name, port))
+            cached = self._answers[key] = (time.monotonic() + DNS_TTL, lookup)
+            lookup.add_done_callback(lambda done: self._forget_failed(key, done))
+        # Shielded: a call cut off by its deadline does not cancel the others' lookup.
+        return await asyncio.shield(cached[1])
+
+    async def _lookup(self, name: str, port: int) -> str:
         answers = await self.resolver.resolve(name, port, family=socket.AF_UNSPEC)
-        address = first_allowed(self.policy, [answer["host"] for answer in answers], port)
-        if len(self._answers) >= MAX_NAMES:
-            self._answers.clear()
-        self._answers[(name, port)] = (time.monotonic() + DNS_TTL, address)
-        return address
+        return first_allowed(self.policy, [answer["host"] for answer in answers], port)
+
+    def _forget_failed(self, key: tuple[str, int], lookup: asyncio.Future) -> None:
+        failed = lookup.cancelled() or lookup.exception() is not None
+        if failed and self._answers.get(key, (0.0, None))[1] is lookup:
+            del self._answers[key]
 
     def _pinned(self, name: str, address: str, port: int) -> Client:
         key = (name, address)

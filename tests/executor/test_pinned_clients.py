@@ -32,6 +32,14 @@ class FixedResolver(AbstractResolver):
         pass
 
 
+class SlowResolver(FixedResolver):
+    """Answers after a moment, as a real lookup (a thread's getaddrinfo) does."""
+
+    async def resolve(self, host, port=0, family=socket.AF_INET):
+        await asyncio.sleep(0.05)
+        return await super().resolve(host, port, family)
+
+
 def calls(urls: list[str], resolver: AbstractResolver, policy: EgressPolicy = LOCAL):
     async def run():
         delivery = Delivery(policy=policy, concurrency=10, resolver=resolver)
@@ -74,6 +82,31 @@ def test_a_name_is_looked_up_once_within_the_dns_ttl(endpoint):
     urls = [f"http://pinned.invalid:{endpoint.port}/ok?n={n}" for n in range(3)]
     assert all(outcome.succeeded for outcome in calls(urls, resolver))
     assert resolver.asked == 1
+
+
+def test_calls_to_a_new_name_at_once_share_one_lookup(endpoint):
+    resolver = SlowResolver("127.0.0.1")
+    urls = [f"http://pinned.invalid:{endpoint.port}/ok?n={n}" for n in range(5)]
+
+    async def run():
+        delivery = Delivery(policy=LOCAL, concurrency=10, resolver=resolver)
+        await delivery.start()
+        try:
+            jobs = [claimed_job(url, timeout_seconds=5, lease=timedelta(minutes=1)) for url in urls]
+            return await asyncio.gather(*(delivery.call(job) for job in jobs))
+        finally:
+            await delivery.close()
+
+    assert all(outcome.succeeded for outcome in asyncio.run(run()))
+    assert resolver.asked == 1
+
+
+def test_a_failed_lookup_is_not_kept(endpoint):
+    resolver = FixedResolver("127.0.0.1")
+    url = f"http://pinned.invalid:{endpoint.port}/ok"
+    refused, later = calls([url, url], resolver, policy=EgressPolicy.from_setting(""))
+    assert refused.error == later.error == "destination not allowed"
+    assert resolver.asked == 2
 
 
 def test_a_scheme_other_than_http_is_refused_before_any_call(endpoint):
