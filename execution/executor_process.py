@@ -44,6 +44,10 @@ HELD_PER_SLOT = 5
 
 class ExecutorProcess(LoopProcess):
     name = "executor"
+    # A busy executor turns every few tens of milliseconds, and a ping each turn was about a
+    # tenth of its CPU. A connection that dies between two checks fails that turn's exchange:
+    # its results go back to the outbox and the turn is waited out like any lost connection.
+    connection_check_seconds = 0.5
 
     def __init__(
         self,

@@ -54,6 +54,10 @@ class LoopProcess:
     name = "process"
     # Errors to wait out with backoff; anything else surfaces.
     transient_errors: tuple[type[BaseException], ...] = TRANSIENT_DATABASE_ERRORS
+    # At most how often a turn checks its database connection (Django then pings it before
+    # the turn's first statement). 0: every turn, so a connection the server ended between
+    # two turns is replaced in silence.
+    connection_check_seconds = 0.0
 
     def __init__(self, *, poll_interval: float) -> None:
         self.poll_interval = poll_interval
@@ -62,6 +66,7 @@ class LoopProcess:
         self._wakeup = threading.Event()
         self._backoff = Backoff()
         self.turns = 0
+        self._checked_at: float | None = None  # monotonic; None: check at the next turn
         # Since when (monotonic) every turn has reached the database; None until the first
         # good turn, and again after a failed one.
         self.available_since: float | None = None
@@ -96,8 +101,14 @@ class LoopProcess:
             self.on_stop()
             connection.close()
 
+    def _check_connection(self) -> None:
+        now = time.monotonic()
+        if self._checked_at is None or now - self._checked_at >= self.connection_check_seconds:
+            close_old_connections()
+            self._checked_at = now
+
     def _turn(self) -> float:
-        close_old_connections()
+        self._check_connection()
         reset_queries()
         try:
             delay = self.run_once()
@@ -107,6 +118,7 @@ class LoopProcess:
             self.logger.warning("unavailable (%s); retrying in %.1fs", exc, delay)
             connection.close()
             self.available_since = None
+            self._checked_at = None
             return delay
         if self.available_since is None:
             self.available_since = time.monotonic()
