@@ -3,4 +3,4 @@
 Raised with every release; the CHANGELOG entry of the same number says what changed and
 whether an upgrade needs more than `migrate` before the new processes start."""
 
-VERSION = "0.22.0"
+VERSION = "0.23.0"
