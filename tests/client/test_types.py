@@ -12,7 +12,7 @@ PACKAGE = ROOT / "client" / "src" / "atcron"
 
 def mypy(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", *args],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir=/dev/null", *args],
         capture_output=True,
         text=True,
         timeout=300,
