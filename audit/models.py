@@ -18,6 +18,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         db_table = "audit_entries"
+        verbose_name_plural = "audit entries"  # Django's own plural would read "entrys"
         indexes = [
             # A tenant's entries newest first, and the same filtered by target or action.
             models.Index(fields=["tenant_id", "id"], name="audit_tenant_idx"),

@@ -21,7 +21,8 @@ class AuditEntryOutput(serializers.Serializer):
     id = serializers.CharField(help_text="the entry's id (entries are ordered by it)")
     at = serializers.DateTimeField(help_text="when the change was made, UTC")
     actor = serializers.CharField(
-        help_text="the `jti` of the token that made it, or `operator:<username>` for the console"
+        help_text="the `jti` of the token that made it, `api_key:<id>` for an API key, or"
+        " `operator:<username>` for the console"
     )
     action = serializers.CharField(help_text="`<thing>.<verb>`, e.g. `task.update`")
     target = serializers.CharField(help_text="the id (or a secret's name) acted on")

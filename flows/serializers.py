@@ -74,20 +74,22 @@ class CircuitOutput(serializers.Serializer):
         " one probe call is out, its success closes the circuit",
     )
     failures = serializers.IntegerField(help_text="consecutive failed calls")
-    opened_at = serializers.DateTimeField(allow_null=True)
+    opened_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the circuit last opened; null: never, or closed since"
+    )
     retry_at = serializers.DateTimeField(allow_null=True, help_text="when the probe may go")
 
 
 class FlowOutput(serializers.Serializer):
-    key = serializers.CharField()
+    key = serializers.CharField(help_text="the flow's key, what a task's `flow_key` names")
     parallelism = serializers.IntegerField(allow_null=True, help_text=HELP["parallelism"])
     rate = serializers.IntegerField(allow_null=True, help_text=HELP["rate"])
     period_seconds = serializers.IntegerField(help_text=HELP["period_seconds"])
     breaker_failures = serializers.IntegerField(help_text=HELP["breaker_failures"])
     breaker_cooldown_seconds = serializers.IntegerField(help_text=HELP["breaker_cooldown_seconds"])
     paused = serializers.BooleanField(help_text="its jobs wait until it is resumed")
-    circuit = CircuitOutput()
+    circuit = CircuitOutput(help_text="the circuit breaker of the flow's destination")
     waiting = serializers.IntegerField(help_text="jobs held back by this flow now (`throttled`)")
     in_flight = serializers.IntegerField(help_text="calls of this flow out now")
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(help_text="when the flow was first set")
+    updated_at = serializers.DateTimeField(help_text="when its settings last changed")

@@ -39,7 +39,7 @@ class ErrorDetail(serializers.Serializer):
 
 
 class ErrorBody(serializers.Serializer):
-    error = ErrorDetail()
+    error = ErrorDetail(help_text="what went wrong")
 
 
 WHY = {
@@ -135,7 +135,7 @@ def page_of(item: type[serializers.Serializer], name: str) -> serializers.Serial
     return inline_serializer(
         name,
         {
-            "results": item(many=True),
+            "results": item(many=True, help_text="this page's items, in the list's order"),
             "next": serializers.URLField(allow_null=True, help_text="the next page, or null"),
         },
     )

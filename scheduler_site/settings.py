@@ -181,6 +181,7 @@ SPECTACULAR_SETTINGS = {
         "scheduler_site.operation_ids.name_operations",
         "scheduler_site.schema_examples.add_examples",
         "scheduler_site.request_bodies.describe_request_bodies",
+        "scheduler_site.path_parameters.describe_path_parameters",
     ],
 }
 

@@ -42,15 +42,17 @@ class BatchSchemaInput(StrictSerializer):
 
 
 class BatchItemOutput(serializers.Serializer):
-    index = serializers.IntegerField()
+    index = serializers.IntegerField(help_text="the item's place in the request, from 0")
     status = serializers.IntegerField(help_text="201, or the status a single create gives")
-    task = TaskOutput(required=False)
-    replayed = serializers.BooleanField(required=False)
-    error = ErrorDetail(required=False)
+    task = TaskOutput(required=False, help_text="the task made (or replayed); absent on an error")
+    replayed = serializers.BooleanField(
+        required=False, help_text="true: the item's `idempotency_key` was seen, nothing was made"
+    )
+    error = ErrorDetail(required=False, help_text="why the item was refused; absent otherwise")
 
 
 class BatchOutput(serializers.Serializer):
-    results = BatchItemOutput(many=True)
+    results = BatchItemOutput(many=True, help_text="one per item, in the request's order")
 
 
 def read_item(raw: object, reader: TaskInput) -> BatchItem:

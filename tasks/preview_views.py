@@ -58,8 +58,8 @@ class SchedulePreviewOutput(serializers.Serializer):
     cron = serializers.CharField(
         allow_null=True, help_text=f"the expression used; `H` resolved with seed {PREVIEW_SEED!r}"
     )
-    timezone = serializers.CharField()
-    runs = PreviewRunOutput(many=True)
+    timezone = serializers.CharField(help_text="the IANA zone the runs are read in")
+    runs = PreviewRunOutput(many=True, help_text="the next runs, first first")
 
 
 EXAMPLE_REQUEST = {

@@ -32,15 +32,21 @@ class SecretInput(StrictSerializer):
 
 
 class SecretOutput(serializers.Serializer):
-    name = serializers.CharField()
-    allowed_hosts = serializers.ListField(child=serializers.CharField())
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()
+    name = serializers.CharField(help_text="what a task's `secret_ref` names")
+    allowed_hosts = serializers.ListField(
+        child=serializers.CharField(), help_text="the only hosts the secret is sent to"
+    )
+    created_at = serializers.DateTimeField(help_text="when the secret was first stored")
+    updated_at = serializers.DateTimeField(help_text="when its value or hosts last changed")
 
 
 class SigningSecretOutput(serializers.Serializer):
     signing_secret = serializers.CharField(help_text="whsec_...")
-    previous_secret_signs_until = serializers.DateTimeField(allow_null=True)
+    previous_secret_signs_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="after a rotation, until when calls carry the old secret's signature too;"
+        " null: no rotation under way",
+    )
 
 
 class SecretCollectionView(APIView):

@@ -177,6 +177,19 @@ class TaskPatchInput(TaskInput):
     timezone = serializers.CharField(max_length=64, required=False, help_text=HELP["timezone"])
 
 
+# What a task's answer says of the fields no request sets (or sets under other rules).
+OUTPUT_HELP = {
+    "id": "the task's id (a UUIDv7), in its routes: `/v1/tasks/{id}`",
+    "cron": "the 5-field cron in `timezone`; null: a one-off or interval task",
+    "run_at": "the one instant of a one-off task; null: a cron or interval task",
+    "status": "`active`; `paused` (runs held); `completed` (a one-off that ran, or a schedule"
+    " past its window or `max_runs`); `suspended` (its tenant is stopped); `deleted`",
+    "version": "raised by every change: send it as `If-Match` to change only what you read",
+    "created_at": "when the task was created",
+    "updated_at": "when the task last changed",
+}
+
+
 class TaskOutput(serializers.ModelSerializer):
     class Meta:
         model = Task
@@ -216,7 +229,7 @@ class TaskOutput(serializers.ModelSerializer):
         extra_kwargs = {
             name: {"help_text": text}
             for name, text in (
-                HELP | FIELD_HELP | CALLBACK_HELP | {"flow_key": FLOW_KEY_HELP}
+                HELP | FIELD_HELP | CALLBACK_HELP | {"flow_key": FLOW_KEY_HELP} | OUTPUT_HELP
             ).items()
         }
 

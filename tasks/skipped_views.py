@@ -22,7 +22,7 @@ from tasks.skipped_reads import task_skipped_runs
 class SkippedRunOutput(serializers.Serializer):
     """Consecutive scheduled runs of the task not made, all for one reason."""
 
-    id = serializers.UUIDField()
+    id = serializers.UUIDField(help_text="the ledger entry's id")
     reason = serializers.ChoiceField(
         choices=SkipReason.choices,
         help_text="paused, misfire (dropped by the skip/run_once policy after an outage), "

@@ -44,7 +44,7 @@ class QuotaOutput(serializers.Serializer):
 
 class QuotasOutput(serializers.Serializer):
     max_tasks = QuotaOutput(help_text="active, paused or suspended tasks")
-    max_secrets = QuotaOutput()
+    max_secrets = QuotaOutput(help_text="secrets stored")
     create_rate = QuotaOutput(help_text="task creations per second")
     create_burst = QuotaOutput(help_text="task creations at once")
 
@@ -75,16 +75,16 @@ class QuotasOutput(serializers.Serializer):
     ]
 )
 class TenantOutput(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
+    id = serializers.UUIDField(help_text="the tenant's id, in its tokens")
+    name = serializers.CharField(help_text="set by an operator")
     is_active = serializers.BooleanField(help_text="false while an operator has stopped it")
     concurrency_limit = serializers.IntegerField(help_text="calls in flight at most")
     allow_critical = serializers.BooleanField(help_text="priority 0 granted by an operator")
-    quotas = QuotasOutput()
+    quotas = QuotasOutput(help_text="each limit, where it comes from, and what is used of it")
     on_failure_url = serializers.CharField(allow_null=True, help_text=ALERT_HELP)
     per_host_flows = serializers.BooleanField(help_text=PER_HOST_HELP)
     version = serializers.IntegerField(help_text="of the editable settings, also in ETag")
-    created_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(help_text="when the tenant was created")
 
 
 @extend_schema_serializer(

@@ -23,6 +23,9 @@ DEV_ONLY = {
     "celery",
     "py-spy",
     "ruff",
+    "mypy",
+    "types-requests",
+    "types-pyyaml",
 }
 # Loaded by name, not imported: the MySQL backend's driver and the API's server.
 LOADED_BY_NAME = {"MySQLdb", "gunicorn"}

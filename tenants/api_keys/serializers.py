@@ -25,6 +25,8 @@ EXPIRES_HELP = (
     " expiring key lives no longer than it (left out: until it expires)"
 )
 PREFIX_HELP = "the key's first characters, to tell keys apart (e.g. `acs_k3j9x2qa`)"
+ID_HELP = "the key's id, in `/v1/api-keys/{id}` (not the key itself)"
+NAME_HELP = "for people, e.g. `deploy script`"
 
 EXAMPLE_KEY = {
     "id": "019a2f4c-1d2e-7b3a-9c8d-0e1f2a3b4c5d",
@@ -51,7 +53,7 @@ EXAMPLE_KEY = {
     ]
 )
 class ApiKeyInput(serializers.Serializer):
-    name = serializers.CharField(max_length=200, help_text="for people, e.g. `deploy script`")
+    name = serializers.CharField(max_length=200, help_text=NAME_HELP)
     scope = serializers.ChoiceField(choices=ApiKeyScope.choices, help_text=SCOPE_HELP)
     expires_at = AwareDateTimeField(required=False, allow_null=True, help_text=EXPIRES_HELP)
 
@@ -75,11 +77,11 @@ class ApiKeyInput(serializers.Serializer):
     ]
 )
 class ApiKeyOutput(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
+    id = serializers.UUIDField(help_text=ID_HELP)
+    name = serializers.CharField(help_text=NAME_HELP)
     scope = serializers.ChoiceField(choices=ApiKeyScope.choices, help_text=SCOPE_HELP)
     prefix = serializers.CharField(help_text=PREFIX_HELP)
-    created_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(help_text="when the key was made")
     last_used_at = serializers.DateTimeField(
         allow_null=True, help_text="the latest request made with it, to the minute; null: none"
     )
@@ -96,13 +98,13 @@ class ApiKeyOutput(serializers.Serializer):
     ]
 )
 class CreatedApiKeyOutput(serializers.Serializer):
-    id = serializers.UUIDField()
-    name = serializers.CharField()
+    id = serializers.UUIDField(help_text=ID_HELP)
+    name = serializers.CharField(help_text=NAME_HELP)
     scope = serializers.ChoiceField(choices=ApiKeyScope.choices, help_text=SCOPE_HELP)
     prefix = serializers.CharField(help_text=PREFIX_HELP)
     key = serializers.CharField(
         help_text="the key, shown this once (only its hash is kept): send it as"
         " `Authorization: Bearer <key>`"
     )
-    created_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField(help_text="when the key was made")
     expires_at = serializers.DateTimeField(allow_null=True, help_text=EXPIRES_HELP)

@@ -11,23 +11,29 @@ from atcron.cli.parsing import Commands, list_flags
 from atcron.errors import ConfigError
 from atcron.models import Job
 
+JOB_ID = "the job's id (`atcron jobs list --task ID` shows them)"
+
 
 def register(commands: Commands) -> None:
     jobs = commands.group("jobs", "runs of tasks and their calls")
     listing = jobs.command("list", jobs_list, "the runs of one task, newest first")
     listing.add_argument("--task", required=True, help="the task's id")
     list_flags(listing)
-    jobs.command("get", jobs_get, "one job").add_argument("id")
-    jobs.command("attempts", jobs_attempts, "every call of a job").add_argument("id")
-    jobs.command("cancel", jobs_cancel, "cancel a job not yet called").add_argument("id")
+    jobs.command("get", jobs_get, "one job").add_argument("id", help=JOB_ID)
+    jobs.command("attempts", jobs_attempts, "every call of a job").add_argument("id", help=JOB_ID)
+    jobs.command("cancel", jobs_cancel, "cancel a job not yet called").add_argument(
+        "id", help=JOB_ID
+    )
     dlq = commands.group("dlq", "the dead letter queue")
     dead = dlq.command("list", dlq_list, "the dead jobs, newest first")
     dead.add_argument("--task", help="only this task's")
     list_flags(dead)
     retry = dlq.command("retry", dlq_retry, "dead jobs back to pending")
-    retry.add_argument("ids", nargs="*", metavar="ID")
+    retry.add_argument("ids", nargs="*", metavar="ID", help="dead jobs' ids")
     retry.add_argument("--task", help="every dead job of this task instead")
-    dlq.command("discard", dlq_discard, "give dead jobs up").add_argument("ids", nargs="+")
+    dlq.command("discard", dlq_discard, "give dead jobs up").add_argument(
+        "ids", nargs="+", metavar="ID", help="dead jobs' ids"
+    )
 
 
 def jobs_list(args: Namespace, ctx: Context) -> None:

@@ -14,11 +14,13 @@ from atcron.cli.parsing import Commands, list_flags
 def register(commands: Commands) -> None:
     group = commands.group("keys", "API keys: durable credentials of the tenant")
     create = group.command("create", keys_create, "a new key (shown this once)")
-    create.add_argument("--name", required=True)
-    create.add_argument("--scope", choices=["read", "write"], required=True)
+    create.add_argument("--name", required=True, help="for people, e.g. 'deploy script'")
+    create.add_argument(
+        "--scope", choices=["read", "write"], required=True, help="read: GET only; write: all"
+    )
     create.add_argument("--expires-at", type=parse_time, help="e.g. 2027-01-01T00:00:00Z")
     list_flags(group.command("list", keys_list, "the keys (never the keys themselves)"))
-    group.command("revoke", keys_revoke, "revoke a key").add_argument("id")
+    group.command("revoke", keys_revoke, "revoke a key").add_argument("id", help="the key's id")
 
 
 def keys_create(args: Namespace, ctx: Context) -> None:

@@ -20,7 +20,13 @@ def common_flags(defaults: bool) -> argparse.ArgumentParser:
     flags.add_argument("--api-key", default=unset, help="API key or token (env ATCRON_KEY)")
     flags.add_argument("--config", default=unset, help="config file (env ATCRON_CONFIG)")
     flags.add_argument("--profile", default=unset, help="[profiles.NAME] of the config file")
-    flags.add_argument("--timeout", type=float, default=30.0 if defaults else unset)
+    flags.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0 if defaults else unset,
+        help="seconds each request to the API may take (default 30; a task's own is"
+        " --timeout-seconds)",
+    )
     flags.add_argument(
         "--json", action="store_true", default=False if defaults else unset, help="JSON output"
     )

@@ -15,11 +15,19 @@ def register(commands: Commands) -> None:
     group = commands.group("secrets", "the secrets tasks send as Authorization")
     list_flags(group.command("list", secrets_list, "secret names and hosts (never values)"))
     put = group.command("put", secrets_put, "store or replace a secret")
-    put.add_argument("name")
+    put.add_argument("name", help="what tasks name in secret_ref")
     put.add_argument("--value", help="the value (else --value-file, else stdin)")
     put.add_argument("--value-file", help="read the value from a file (kept as is)")
-    put.add_argument("--allowed-host", action="append", dest="allowed_hosts", metavar="HOST")
-    group.command("delete", secrets_delete, "delete a secret").add_argument("name")
+    put.add_argument(
+        "--allowed-host",
+        action="append",
+        dest="allowed_hosts",
+        metavar="HOST",
+        help="a host the secret may be sent to (again; needed for a new secret)",
+    )
+    group.command("delete", secrets_delete, "delete a secret").add_argument(
+        "name", help="the secret's name"
+    )
     commands.command("signing-secret", signing_secret, "the secret the calls are signed with")
 
 

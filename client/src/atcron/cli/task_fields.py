@@ -12,33 +12,37 @@ import yaml
 
 from atcron.errors import ConfigError
 
-# flag -> the task's field; only the flags given are sent.
-SCALARS = {
-    "name": str,
-    "cron": str,
-    "run_at": str,
-    "interval_seconds": int,
-    "timezone": str,
-    "url": str,
-    "method": str,
-    "body": str,
-    "secret_ref": str,
-    "priority": int,
-    "timeout_seconds": int,
-    "max_attempts": int,
-    "backoff_base_seconds": int,
-    "overlap": str,
-    "misfire_policy": str,
-    "flow_key": str,
+# flag -> the task's field, its type and what it is; only the flags given are sent.
+SCALARS: dict[str, tuple[type, str]] = {
+    "name": (str, "for people, and for `apply` (by name)"),
+    "cron": (str, "5-field cron, e.g. '0 3 * * *' (one of --cron, --run-at, --interval-seconds)"),
+    "run_at": (str, "the one instant of a one-off, e.g. 2030-01-01T09:00:00Z"),
+    "interval_seconds": (int, "a run every this many seconds"),
+    "timezone": (str, "the IANA zone cron is read in (default UTC), e.g. Europe/Madrid"),
+    "url": (str, "the http or https URL called"),
+    "method": (str, "GET, POST (default), PUT, PATCH or DELETE"),
+    "body": (str, "the request body, sent as given"),
+    "secret_ref": (str, "a secret's name, sent as Authorization (`atcron secrets put`)"),
+    "priority": (int, "0 most urgent to 9 (default 5)"),
+    "timeout_seconds": (int, "how long each call may take, 1 to 900 (default 30)"),
+    "max_attempts": (int, "calls before the job is dead and in the DLQ (default 5)"),
+    "backoff_base_seconds": (int, "the wait after the first failed call, then doubled"),
+    "overlap": (str, "allow (default), skip or buffer_one: a run while the last is unfinished"),
+    "misfire_policy": (str, "run_all (default), run_once or skip: the runs missed while late"),
+    "flow_key": (str, "the flow its calls go through (limits set with PUT /v1/flows/{key})"),
 }
 
 
 def add_task_flags(parser: ArgumentParser) -> None:
     parser.add_argument("--file", "-f", help="the task as YAML or JSON (`-`: stdin)")
-    for field, kind in SCALARS.items():
-        parser.add_argument(f"--{field.replace('_', '-')}", dest=field, type=kind)
-    parser.add_argument("--header", action="append", metavar="NAME:VALUE", default=None)
-    parser.add_argument("--label", action="append", metavar="KEY=VALUE", default=None)
+    for field, (kind, text) in SCALARS.items():
+        parser.add_argument(f"--{field.replace('_', '-')}", dest=field, type=kind, help=text)
+    parser.add_argument(
+        "--header", action="append", metavar="NAME:VALUE", default=None, help="a header (again)"
+    )
+    parser.add_argument(
+        "--label", action="append", metavar="KEY=VALUE", default=None, help="a label (again)"
+    )
 
 
 def task_fields(args: Namespace) -> dict[str, Any]:

@@ -10,6 +10,8 @@ from atcron.cli.context import Context
 from atcron.cli.parsing import Commands, list_flags
 from atcron.cli.task_fields import add_task_flags, task_fields
 
+TASK_ID = "the task's id (`atcron tasks list` shows them)"
+
 
 def register(commands: Commands) -> None:
     group = commands.group("tasks", "create, read, edit and run tasks")
@@ -17,23 +19,25 @@ def register(commands: Commands) -> None:
     list_flags(listing)
     listing.add_argument("--status", help="active, paused, completed or deleted")
     listing.add_argument("--name", help="only the tasks of this name")
-    listing.add_argument("--label", action="append", metavar="KEY=VALUE")
-    group.command("get", tasks_get, "one task").add_argument("id")
+    listing.add_argument(
+        "--label", action="append", metavar="KEY=VALUE", help="only tasks with this label (again)"
+    )
+    group.command("get", tasks_get, "one task").add_argument("id", help=TASK_ID)
     add_task_flags(group.command("create", tasks_create, "a new task"))
     update = group.command("update", tasks_update, "edit the fields given")
-    update.add_argument("id")
+    update.add_argument("id", help=TASK_ID)
     add_task_flags(update)
     update.add_argument("--version", type=int, help="the version expected (else the current)")
     for name, handler in (("pause", tasks_pause), ("resume", tasks_resume)):
         action = group.command(name, handler, f"{name} a task")
-        action.add_argument("id")
+        action.add_argument("id", help=TASK_ID)
         action.add_argument("--version", type=int, help="only if still at this version")
     delete = group.command("delete", tasks_delete, "delete a task")
-    delete.add_argument("id")
+    delete.add_argument("id", help=TASK_ID)
     delete.add_argument("--version", type=int, help="only if still at this version")
     run = group.command("run", tasks_run, "one run now, outside the schedule")
-    run.add_argument("id")
-    run.add_argument("--idempotency-key")
+    run.add_argument("id", help=TASK_ID)
+    run.add_argument("--idempotency-key", help="the same key again makes no second run")
     for parent in (group, commands):
         apply = parent.command("apply", tasks_apply, APPLY_HELP)
         apply.add_argument("file", help="YAML: a list of tasks, or `tasks:` and a list")
