@@ -28,7 +28,13 @@ from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.delivery import HEADERS, Delivery, LogCounter, delivery, read_calls  # noqa: E402
 from bench.harness import ROOT, recorded_endpoint, stop  # noqa: E402
 from bench.report import started_curve_png, table  # noqa: E402
-from bench.river_peer import build, require_postgres, river_states, run_river  # noqa: E402
+from bench.river_peer import (  # noqa: E402
+    RiverRun,
+    build,
+    require_postgres,
+    river_states,
+    run_river,
+)
 
 PEERS = ("celery", "river")
 
@@ -109,8 +115,8 @@ def runners(args: argparse.Namespace) -> dict[str, object]:
         chosen["celery"] = lambda *run: run_celery(*run, broker_db=args.broker_db)
     if "river" in args.peers:
         require_postgres()
-        binary = build()
-        chosen["river"] = lambda *run: run_river(*run, binary=binary, workers=args.river_workers)
+        river = RiverRun(build(), workers=args.river_workers)
+        chosen["river"] = lambda *run: run_river(*run, run=river)
     return chosen
 
 

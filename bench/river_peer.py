@@ -5,11 +5,11 @@ endpoint's log measures it as it measures Celery and this project."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -46,16 +46,22 @@ def burst_keys(jobs: int, critical: int) -> dict[str, str]:
     return groups | {str(uuid.uuid4()): "critical" for _ in range(critical)}
 
 
+@dataclass(frozen=True)
+class RiverRun:
+    binary: Path
+    workers: int = 200  # MaxWorkers of the client's one queue
+    database_url: str = DATABASE_URL  # dropped and made anew by each run
+
+
 def start_river(
-    binary: Path, groups: dict[str, str], due: datetime, url: str, work: Path, workers: int
+    binary: Path, groups: dict[str, str], due: datetime, url: str, work: Path, run: RiverRun
 ) -> subprocess.Popen:
     """The Go program, once its jobs are in and its client runs (it touches a ready file)."""
     keys, ready, log = work / "river-keys.csv", work / "river.ready", work / "river.log"
     keys.write_text("".join(f"{key},{group}\n" for key, group in groups.items()))
     ready.unlink(missing_ok=True)
-    args = [binary, "-database-url", os.environ.get("RIVER_DATABASE_URL", DATABASE_URL)]
+    args = [binary, "-database-url", run.database_url, "-workers", str(run.workers)]
     args += ["-keys", keys, "-due", due.isoformat(), "-url", url, "-ready", ready]
-    args += ["-workers", str(workers)]
     with log.open("ab") as output:  # the child keeps its own copy of the descriptor
         process = subprocess.Popen(args, stdout=output, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 120
@@ -67,15 +73,13 @@ def start_river(
     return process
 
 
-def run_river(
-    name: str, burst, url: str, record: Path, work: Path, *, binary: Path, workers: int = 200
-) -> Delivery:
+def run_river(name: str, burst, url: str, record: Path, work: Path, *, run: RiverRun) -> Delivery:
     """One burst through River: `burst` gives jobs, critical and lead as bench.burst.Burst."""
     require_postgres()
     groups = burst_keys(burst.jobs, burst.critical)
     due = (datetime.now(UTC) + timedelta(seconds=burst.lead)).replace(microsecond=0)
     counter = LogCounter(record)
-    process = start_river(binary, groups, due, url, work, workers)
+    process = start_river(run.binary, groups, due, url, work, run)
     try:
         wait_for_calls(name, counter, len(groups), due.timestamp())
     finally:
