@@ -8,7 +8,8 @@ PORT ?= 8000
 
 .PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-scale image clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-scale image clean \
+	postgres river-peer
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -33,6 +34,14 @@ nginx:
 
 redis:
 	@scripts/ensure_redis.sh
+
+# The River peer's own Postgres cluster on 127.0.0.1:55432 (bench/river).
+postgres:
+	@scripts/ensure_postgres.sh
+
+# The River peer's Go binary, built into a cache folder outside the checkout; prints its path.
+river-peer:
+	@scripts/build_river_peer.sh
 
 # The whole suite on MariaDB and the real Cassandra, then the embedded mode's suites again on
 # SQLite; scripts/test_suite.sh starts (and afterwards stops) MariaDB, Redis and Cassandra.
@@ -117,9 +126,12 @@ bench-campaign: $(STAMP) mariadb nginx redis
 	@scripts/ensure_redis.sh
 	$(PY) bench/campaign.py $(CAMPAIGN_ARGS)
 
-# Celery 5 + Redis (broker db 9, flushed before and after) and this project on the same burst.
-bench-peer: $(STAMP) mariadb nginx redis
-	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/peer.py --rounds 2
+# Celery 5 + Redis (broker db 9, flushed before and after), River + Postgres (bench/river, a
+# Go program) and this project on the same burst; PEER_ARGS passes more, e.g.
+# PEER_ARGS="--peers river --rounds 1" or "--broker-db 5".
+PEER_ARGS ?= --rounds 2
+bench-peer: $(STAMP) mariadb nginx redis postgres
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/peer.py $(PEER_ARGS)
 
 # The result write with the console's per-minute counts against without, alternated.
 bench-result-write: $(STAMP) mariadb

@@ -1,8 +1,9 @@
-"""Celery 5 + Redis against this project on the same burst, in one run, against the same
-nginx endpoint: N calls + some at priority 0 due in one second. Celery gets each call with
-`apply_async(eta=T)` ahead of time (prefork, 4 workers); this project gets one-off tasks
-(bench/burst.py: one scheduler, two executors). Start delay is the arrival at the endpoint
-minus T; prints both runs' figures, our p99 beside Celery's and their ratio.
+"""Celery 5 + Redis and River + Postgres against this project on the same burst, in one run,
+against the same nginx endpoint: N calls + some at priority 0 due in one second. Celery gets
+each call with `apply_async(eta=T)` ahead of time (prefork, 4 workers); River gets them all
+inserted scheduled at T in one COPY (bench/river: one Go client, 200 workers); this project
+gets one-off tasks (bench/burst.py: one scheduler, two executors). Start delay is the arrival
+at the endpoint minus T; prints every run's figures, and each peer's p99 against ours.
     DATABASE_URL=mysql://root:@127.0.0.1:3306/wt_bench python bench/peer.py --rounds 2
 """
 
@@ -27,8 +28,15 @@ from bench.common import machine_line, use_fresh_database  # noqa: E402
 from bench.delivery import HEADERS, Delivery, LogCounter, delivery, read_calls  # noqa: E402
 from bench.harness import ROOT, recorded_endpoint, stop  # noqa: E402
 from bench.report import started_curve_png, table  # noqa: E402
+from bench.river_peer import (  # noqa: E402
+    RiverRun,
+    build,
+    require_postgres,
+    river_states,
+    run_river,
+)
 
-BROKER_DB = 9
+PEERS = ("celery", "river")
 
 
 def start_celery(broker: str, log: Path, workers: int) -> subprocess.Popen:
@@ -47,9 +55,11 @@ def start_celery(broker: str, log: Path, workers: int) -> subprocess.Popen:
     raise SystemExit(f"celery worker did not start; see {log}")
 
 
-def run_celery(name: str, burst: Burst, url: str, record: Path, work: Path) -> Delivery:
-    broker = f"redis://127.0.0.1:6379/{BROKER_DB}"
-    redis.Redis(db=BROKER_DB).flushdb()
+def run_celery(
+    name: str, burst: Burst, url: str, record: Path, work: Path, *, broker_db: int
+) -> Delivery:
+    broker = f"redis://127.0.0.1:6379/{broker_db}"
+    redis.Redis(db=broker_db).flushdb()
     worker = start_celery(broker, work / "celery.log", workers=4)
     app.conf.broker_url = broker
     due = (datetime.now(UTC) + timedelta(seconds=burst.lead)).replace(microsecond=0)
@@ -69,19 +79,73 @@ def run_celery(name: str, burst: Burst, url: str, record: Path, work: Path) -> D
         wait_for_calls(name, counter, len(groups), due.timestamp())
     finally:
         stop(worker)
-        redis.Redis(db=BROKER_DB).flushdb()
+        redis.Redis(db=broker_db).flushdb()
     return delivery(name, read_calls(record), groups, len(groups))
 
 
-def main() -> None:
+def peer_list(text: str) -> list[str]:
+    peers = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = sorted(set(peers) - set(PEERS))
+    if unknown or not peers:
+        raise argparse.ArgumentTypeError(f"peers are {', '.join(PEERS)}; not {unknown or text!r}")
+    return peers
+
+
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=10_000)
     parser.add_argument("--critical", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=1, help="ours then Celery, N times")
+    parser.add_argument("--rounds", type=int, default=1, help="ours then each peer, N times")
     parser.add_argument("--lead", type=float, default=30.0)
     parser.add_argument("--png", default="bench/peer.png")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--peers", type=peer_list, default=list(PEERS), help="comma-separated: celery,river"
+    )
+    parser.add_argument(
+        "--broker-db", type=int, default=9, help="Celery's Redis db (flushed before and after)"
+    )
+    parser.add_argument("--river-workers", type=int, default=200, help="MaxWorkers of River")
+    return parser.parse_args()
+
+
+def runners(args: argparse.Namespace) -> dict[str, object]:
+    """The chosen peers' run functions; River's binary is built before the first run."""
+    chosen: dict[str, object] = {}
+    if "celery" in args.peers:
+        chosen["celery"] = lambda *run: run_celery(*run, broker_db=args.broker_db)
+    if "river" in args.peers:
+        require_postgres()
+        river = RiverRun(build(), workers=args.river_workers)
+        chosen["river"] = lambda *run: run_river(*run, run=river)
+    return chosen
+
+
+def describe(burst: Burst, args: argparse.Namespace) -> str:
+    sides = ["ours: 1 scheduler + 2 executors x 200"]
+    if "celery" in args.peers:
+        sides.append(f"Celery 5 + Redis db {args.broker_db}: prefork 4, apply_async(eta=T)")
+    if "river" in args.peers:
+        sides.append(f"River + Postgres: 1 client x {args.river_workers}, InsertManyFast(at T)")
+    jobs = f"burst: {burst.jobs:,} + {burst.critical} priority 0 due at T, nginx endpoint"
+    return "; ".join([jobs, *sides])
+
+
+def ratios(results: list[Delivery], per_round: int) -> list[str]:
+    lines = []
+    for n in range(0, len(results), per_round):
+        ours, *peers = results[n : n + per_round]
+        for peer in peers:
+            lines.append(
+                f"{ours.name} vs {peer.name}: p99 {ours.p(0.99):.2f} s vs {peer.p(0.99):.2f} s,"
+                f" {peer.name.split()[0]} / ours = {peer.p(0.99) / ours.p(0.99):.1f}x"
+            )
+    return lines
+
+
+def main() -> None:
+    args = arguments()
     burst = Burst(args.jobs, args.critical, lead=args.lead)
+    peers = runners(args)
     use_fresh_database("peer")
     endpoint = recorded_endpoint("peer")
     url, record, work = endpoint.url, endpoint.record, endpoint.work
@@ -89,21 +153,17 @@ def main() -> None:
     try:
         for n in range(1, args.rounds + 1):
             results.append(run_ours(f"ours {n}", burst, url, record, work))
-            results.append(run_celery(f"celery {n}", burst, url, record, work))
+            for name, run in peers.items():
+                results.append(run(f"{name} {n}", burst, url, record, work))
+                if name == "river":
+                    print(f"river {n}, River's job states: {river_states(work)}", file=sys.stderr)
     finally:
         stop(endpoint.process)
     print(machine_line())
-    print(
-        f"burst: {burst.jobs:,} + {burst.critical} priority 0 due at T, nginx endpoint; ours:"
-        f" 1 scheduler + 2 executors x 200; Celery 5 + Redis: prefork 4, apply_async(eta=T)"
-    )
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(describe(burst, args))
     print(table(HEADERS, [result.row() for result in results]))
-    for ours, celery in zip(results[::2], results[1::2], strict=True):
-        ratio = celery.p(0.99) / ours.p(0.99)
-        print(
-            f"{ours.name} vs {celery.name}: p99 {ours.p(0.99):.2f} s vs {celery.p(0.99):.2f} s,"
-            f" Celery / ours = {ratio:.1f}x (goal >= 5x)"
-        )
+    print("\n".join(ratios(results, 1 + len(peers))))
     title = f"calls started after T, {burst.jobs:,}+{burst.critical} due at once"
     started_curve_png(Path(args.png), title, {r.name: r.delays for r in results})
     print(f"plot: {args.png}")

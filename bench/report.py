@@ -11,7 +11,14 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-COLOURS = [(70, 110, 200), (220, 60, 60), (40, 150, 70), (200, 140, 20), (130, 70, 170)]
+COLOURS = [
+    (70, 110, 200),
+    (220, 60, 60),
+    (40, 150, 70),
+    (200, 140, 20),
+    (130, 70, 170),
+    (20, 160, 170),
+]
 
 
 class Progress:
@@ -89,8 +96,12 @@ def started_curve_png(path: Path, title: str, runs: dict[str, Sequence[float]]) 
         ]
         if len(points) > 1:
             draw.line(points, fill=colour, width=2)
-        # The legend sits in a row above the plot, where no line can run under it.
-        draw.text((margin + 170 * n, 34), f"{name} (n={len(delays):,})", fill=colour)
+        # The legend sits in a row above the plot, where no line can run under it; six
+        # names to a row (bench/peer.py's two rounds of three sides fill one).
+        row, column = divmod(n, 6)
+        draw.text(
+            (margin + 140 * column, 34 + 12 * row), f"{name} (n={len(delays):,})", fill=colour
+        )
     _axes(draw, width, height, margin, right, "s after due time")
     draw.text((margin, 15), title, fill="black")
     draw.text((6, margin - 12), f"{top:,} calls", fill="black")

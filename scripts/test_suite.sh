@@ -12,6 +12,7 @@ scripts/ensure_mariadb.sh
 scripts/ensure_redis.sh
 scripts/ensure_nginx.sh
 scripts/ensure_cassandra.sh
+scripts/ensure_postgres.sh     # the River peer's (tests/bench/test_river_peer.py)
 scripts/ensure_chromium.sh
 scripts/ensure_faketime.sh
 scripts/ensure_promtool.sh >/dev/null  # built once (minutes), then cached: tests/deploy
