@@ -26,7 +26,6 @@ from tests.processes import ApiServer
 # flush, where a flush alone makes them anew with new ids; the server, living across the
 # module's tests, caches those ids for the admin's log.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
-NOW = datetime.now(UTC)
 PASSWORD = "a long operator password"
 
 
@@ -75,12 +74,12 @@ def add_task(tenant: Tenant, name: str, **fields) -> Task:
     values = {"cron": "*/5 * * * *", "url": f"https://hooks.example.com/{name}"}
     values.update(fields)
     return Task.objects.create(
-        id=task_id, tenant=tenant, name=name, bucket=bucket_for(task_id), next_run_at=NOW, **values
+        id=task_id, tenant=tenant, name=name, bucket=bucket_for(task_id), next_run_at=datetime.now(UTC), **values
     )
 
 
 def add_job(task: Task, *, ago: timedelta, **fields) -> Job:
-    moment = NOW - ago
+    moment = datetime.now(UTC) - ago  # now, not at import: a slow suite reaches it late
     values = {"scheduled_at": moment, "next_attempt_at": moment, "priority": task.priority}
     values.update(fields)
     return Job.objects.create(tenant=task.tenant, task=task, **values)
@@ -95,8 +94,8 @@ def add_dead(task: Task, *, died: timedelta, error: str, http_status: int | None
         max_attempts=5,
         error=error,
         http_status=http_status,
-        started_at=NOW - died,
-        finished_at=NOW - died,
+        started_at=datetime.now(UTC) - died,
+        finished_at=datetime.now(UTC) - died,
     )
 
 
