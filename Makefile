@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-scale image clean \
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-commits bench-scale image clean \
 	postgres river-peer
 
 system-packages:
@@ -165,6 +165,11 @@ CAPACITY_ARGS ?=
 bench-capacity: $(STAMP) mariadb nginx cassandra
 	DATABASE_URL=$(TEST_DATABASE_URL) CASSANDRA_HOSTS=$(or $(CASSANDRA_HOSTS),127.0.0.1) \
 		$(PY) bench/capacity.py $(CAPACITY_ARGS)
+
+# SCALING.md's commit floor: single-row autocommit inserts on 1 and 8 connections (the
+# server's cost of one durable commit, which the processes' batches spread over many jobs).
+bench-commits: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/commit_probe.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3

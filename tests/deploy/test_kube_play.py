@@ -1,8 +1,9 @@
-"""The manifests' API, scheduler and executor pods played by `podman kube play` against the
-host's MariaDB (tests/deploy/kube_play.py says what is changed to play them here): the
-init container lets them start once the migrations are in, the API answers /healthz and
-/readyz from its pod on a read-only root as uid 10001, the scheduler and the executor
-write their heartbeats and serve their metrics.
+"""Every Deployment of the manifests (the API, scheduler, executor, reconciler, archiver and
+queue gauges) and the migration Job's pod played by `podman kube play` against the host's
+MariaDB (tests/deploy/kube_play.py says what is changed to play them here): the Job's
+migrate runs to its end, the init containers let the others start once the migrations are
+in, the API answers /healthz and /readyz from its pod on a read-only root as uid 10001,
+the loop processes write their heartbeats and every pod serves its metrics.
 
 podman (with runc and catatonit) and the image come from scripts/ensure_kube_play.sh.
 The pods are on the host's network, so every port they listen on is a free one, gunicorn's
@@ -11,6 +12,7 @@ is, during the test."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import socket
@@ -32,7 +34,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ENSURE = "scripts/ensure_kube_play.sh"
 # kube play returns once every init container has ended: 20 to 55 s here, by load.
 PLAY = 240
-PODS = ["scheduler-api", "scheduler-scheduler", "scheduler-executor"]
+PODS = [
+    "scheduler-api",
+    "scheduler-scheduler",
+    "scheduler-executor",
+    "scheduler-reconciler",
+    "scheduler-archiver",
+    "scheduler-queue-metrics",
+]
+JOB = "scheduler-migrate"
+# The heartbeat rows of the loop processes (LoopProcess.name; the executor's, its own).
+BEATING = {"scheduler", "executor", "reconciler", "archiver", "metrics"}
 # podman's defaults for a container's open files ask more than this VM lets runc set.
 CONTAINERS_CONF = """[containers]
 default_ulimits = ["nofile=4096:4096", "nproc=4096:4096"]
@@ -67,7 +79,7 @@ def keys() -> dict[str, str]:
     }
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def image_gunicorn_port_taken() -> Iterator[None]:
     """127.0.0.1:8010, the image's gunicorn port, held as another program on a developer's
     machine (`make run`) would: a played pod must not need it."""
@@ -81,8 +93,10 @@ def image_gunicorn_port_taken() -> Iterator[None]:
         yield
 
 
-@pytest.fixture
-def played(podman_env, tmp_path, image_gunicorn_port_taken):
+@pytest.fixture(scope="module")
+def played(podman_env, tmp_path_factory, image_gunicorn_port_taken, django_db_setup):
+    """One play for the module's tests (each play takes a minute or more here), on the
+    test database (django_db_setup: made, and named in the settings, before the pods')."""
     ports = {name: {"metrics": free_port()} for name in PODS}
     ports["scheduler-api"].update(http=free_port(), gunicorn=free_port())
     settings = {
@@ -91,8 +105,8 @@ def played(podman_env, tmp_path, image_gunicorn_port_taken):
         "API_METRICS_PORT": str(ports["scheduler-api"]["metrics"]),
         "CACHE_URL": os.environ.get("CACHE_URL", ""),
     }
-    manifest = tmp_path / "play.yaml"
-    manifest.write_text(play_yaml(PODS, ports, settings, keys()))
+    manifest = tmp_path_factory.mktemp("kube-play") / "play.yaml"
+    manifest.write_text(play_yaml(PODS, ports, settings, keys(), jobs=(JOB,)))
     started = timezone.now()
     try:
         # Inside the try: a play that times out (an init container that never ends) leaves
@@ -112,8 +126,19 @@ def logs(env: dict) -> str:
     return "\n".join(
         f"--- {name}\n{podman(env, 'logs', '--tail', '20', name).stderr[-2000:]}"
         for name in names
-        if name.startswith(tuple(PODS))
+        if name.startswith((*PODS, JOB))
     )
+
+
+def exit_codes(env: dict, prefix: str) -> dict[str, str]:
+    """State and exit code of each container whose name starts with `prefix` (no infra)."""
+    listed = json.loads(podman(env, "ps", "-a", "--format", "json").stdout or "[]")
+    return {
+        name: f"{found['State']} {found['ExitCode']}"
+        for found in listed
+        for name in found["Names"]
+        if name.startswith(prefix) and not found.get("IsInfra")
+    }
 
 
 def wait_for(check, seconds: float = 120) -> bool:
@@ -143,9 +168,21 @@ def test_the_played_pods_answer_their_probes_and_beat(played, podman_env):
         names = ProcessHeartbeat.objects.filter(last_seen__gte=started).values_list(
             "name", flat=True
         )
-        return {"scheduler", "executor"} <= set(names)
+        return set(names) >= BEATING
 
     assert wait_for(beating), logs(podman_env)
     for name in PODS:
         metrics = get(ports[name]["metrics"], "/metrics")
         assert metrics.status_code == 200 and "scheduler_" in metrics.text, name
+
+
+def test_the_migration_jobs_pod_runs_migrate_to_its_end(played, podman_env):
+    def ended() -> bool:
+        states = exit_codes(podman_env, JOB)
+        return bool(states) and all(state.startswith("exited") for state in states.values())
+
+    assert wait_for(ended), logs(podman_env)
+    states = exit_codes(podman_env, JOB)
+    assert states and all(state == "exited 0" for state in states.values()), (
+        f"{states}\n{logs(podman_env)}"
+    )
