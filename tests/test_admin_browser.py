@@ -73,8 +73,9 @@ def add_task(tenant: Tenant, name: str, **fields) -> Task:
     task_id = new_id()
     values = {"cron": "*/5 * * * *", "url": f"https://hooks.example.com/{name}"}
     values.update(fields)
+    due = datetime.now(UTC)
     return Task.objects.create(
-        id=task_id, tenant=tenant, name=name, bucket=bucket_for(task_id), next_run_at=datetime.now(UTC), **values
+        id=task_id, tenant=tenant, name=name, bucket=bucket_for(task_id), next_run_at=due, **values
     )
 
 
