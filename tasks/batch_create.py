@@ -99,7 +99,7 @@ def _create(
                 first_with_key[key] = index
             results[index] = _prepared(tenant, item, index, fresh, lookups, hosts_by_name)
     with transaction.atomic():
-        room = room_for_tasks(tenant)
+        room = room_for_tasks(tenant, len(fresh)) if fresh else 0
         admitted = set(list(fresh)[:room] if room is not None else fresh)
         made = [task for index, task in fresh.items() if index in admitted]
         Task.objects.bulk_create(made)
