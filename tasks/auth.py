@@ -3,6 +3,8 @@
 A token is refused (401) when its tenant is unknown or deactivated, when it was issued
 before the tenant's tokens were revoked, or when it claims to live longer than
 JWT_MAX_TTL_SECONDS from now; a token whose times are out of range is refused, not a 500.
+The tenant's row is read at most once a second per process (tasks/tenant_cache.py): a stop
+or a revocation made elsewhere refuses the tenant's tokens within a second.
 """
 
 import time
@@ -15,6 +17,7 @@ from rest_framework_simplejwt.exceptions import AuthenticationFailed, InvalidTok
 from rest_framework_simplejwt.tokens import AccessToken, Token
 
 from tasks.models import Tenant
+from tasks.tenant_cache import cached_tenant
 
 TENANT_CLAIM = "tenant_id"
 CLOCK_SLACK_SECONDS = 5
@@ -45,8 +48,8 @@ class TenantJWTAuthentication(JWTAuthentication):
             tenant_id = uuid.UUID(str(validated_token[TENANT_CLAIM]))
         except (KeyError, ValueError) as exc:
             raise InvalidToken("the token carries no valid tenant_id claim") from exc
-        tenant = Tenant.objects.filter(id=tenant_id, is_active=True).first()
-        if tenant is None:
+        tenant = cached_tenant(tenant_id)  # read at most a second ago
+        if tenant is None or not tenant.is_active:
             raise AuthenticationFailed("unknown tenant", code="tenant_not_found")
         if tenant.tokens_not_before is not None:
             issued = validated_token.get("iat")

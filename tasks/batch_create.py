@@ -28,6 +28,7 @@ from tasks.rate_limit import give_back_creation_tokens
 from tasks.rules import names_to_resolve
 from tasks.secrets import secret_hosts
 from tasks.services import task_prepare, task_replay
+from tasks.task_inserts import insert_tasks
 
 MAX_BATCH = 500
 # The batch's entry names its first tasks only; each task made has its own task.create.
@@ -99,10 +100,10 @@ def _create(
                 first_with_key[key] = index
             results[index] = _prepared(tenant, item, index, fresh, lookups, hosts_by_name)
     with transaction.atomic():
-        room = room_for_tasks(tenant)
+        room = room_for_tasks(tenant, len(fresh)) if fresh else 0
         admitted = set(list(fresh)[:room] if room is not None else fresh)
         made = [task for index, task in fresh.items() if index in admitted]
-        Task.objects.bulk_create(made)
+        insert_tasks(made)
         if any(task.flow_key for task in made):
             mark_tenant_uses_flows(tenant)
         _record_batch(tenant, actor, made)

@@ -3,7 +3,7 @@
 import base64
 import os
 
-from django.db import models
+from django.db import models, transaction
 from django.utils.timezone import now
 
 from scheduler_site.ids import new_id
@@ -16,6 +16,27 @@ BUCKET_COUNT = 1024
 def new_signing_secret() -> str:
     """A Standard Webhooks secret: `whsec_` and 32 random bytes in base64."""
     return "whsec_" + base64.b64encode(os.urandom(32)).decode()
+
+
+def _forget_tenants() -> None:
+    """This process reads tenants again (tasks/tenant_cache.py): at once and, for a write in
+    a transaction, once more at its commit (a request may read the old row meanwhile)."""
+    from tasks.tenant_cache import forget_tenants  # that module imports this one
+
+    forget_tenants()
+    transaction.on_commit(forget_tenants)
+
+
+class TenantQuerySet(models.QuerySet):
+    def update(self, **kwargs) -> int:
+        changed = super().update(**kwargs)
+        _forget_tenants()
+        return changed
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        deleted = super().delete()
+        _forget_tenants()
+        return deleted
 
 
 class Tenant(models.Model):
@@ -59,8 +80,19 @@ class Tenant(models.Model):
             ("rotate_signing_secret", "Can rotate a tenant's signing secret"),
         ]
 
+    objects = TenantQuerySet.as_manager()
+
     def __str__(self) -> str:
         return f"{self.name} ({self.id})"
+
+    def save(self, *args, **kwargs) -> None:
+        super().save(*args, **kwargs)
+        _forget_tenants()
+
+    def delete(self, *args, **kwargs) -> tuple[int, dict[str, int]]:
+        deleted = super().delete(*args, **kwargs)
+        _forget_tenants()
+        return deleted
 
     @property
     def is_authenticated(self) -> bool:
@@ -284,3 +316,17 @@ class SkippedRunTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.runs} {self.reason}"
+
+
+class TaskCount(models.Model):
+    """An upper bound of the tasks a tenant holds, so that the task quota counts them only
+    near its limit (tasks/held_counts.py). Written only with the tenant's row locked."""
+
+    tenant = models.OneToOneField(
+        Tenant, primary_key=True, on_delete=models.CASCADE, related_name="task_count"
+    )
+    held_bound = models.PositiveIntegerField()
+    counted_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "task_counts"

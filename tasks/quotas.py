@@ -1,8 +1,9 @@
 """Per-tenant quotas: how many tasks and secrets a tenant may hold.
 
 Each quota has a default in settings and an override on the tenant; 0 means unlimited.
-A quota used up is a 403 `quota_exceeded` naming it. The counts are taken with the tenant's
-row locked, so concurrent creations cannot both take the last place.
+A quota used up is a 403 `quota_exceeded` naming it. The checks are made with the tenant's
+row locked, so concurrent creations cannot both take the last place; the tasks are counted
+only near the limit (tasks/held_counts.py), the secrets at each check.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from scheduler_site.errors import QuotaExceeded
+from tasks.held_counts import take_room
 from tasks.models import Task, TaskStatus, Tenant, TenantSecret
 
 DEFAULTS = {
@@ -33,21 +35,24 @@ def _lock(tenant: Tenant) -> None:
 
 def check_task_quota(tenant: Tenant) -> None:
     """Call inside the creating transaction: one more active or paused task must fit."""
-    if room_for_tasks(tenant) == 0:
+    if room_for_tasks(tenant, 1) == 0:
         raise QuotaExceeded(
             f"the tenant's quota of {quota(tenant, 'max_tasks')} active or paused tasks is used up",
             fields={"quota": "max_tasks"},
         )
 
 
-def room_for_tasks(tenant: Tenant) -> int | None:
-    """Call inside the creating transaction: how many more tasks fit (None: no limit)."""
+def room_for_tasks(tenant: Tenant, wanted: int) -> int | None:
+    """Call inside the creating transaction, which then makes that many tasks: how many of
+    `wanted` more tasks fit (None: no limit)."""
     limit = quota(tenant, "max_tasks")
     if not limit:
         return None
-    _lock(tenant)
-    held = Task.objects.filter(tenant=tenant, status__in=HELD_TASK_STATUSES).count()
-    return max(0, limit - held)
+    return take_room(tenant, limit, wanted, lambda: held_tasks(tenant))  # locks the row
+
+
+def held_tasks(tenant: Tenant) -> int:
+    return Task.objects.filter(tenant=tenant, status__in=HELD_TASK_STATUSES).count()
 
 
 def check_secret_quota(tenant: Tenant) -> None:

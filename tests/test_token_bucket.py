@@ -34,3 +34,11 @@ def test_tokens_given_back_never_fill_the_bucket_past_its_burst(bucket):
     take_tokens(bucket, 1, 3, -10)
     assert take_tokens(bucket, 1, 3, 3) == 0
     assert take_tokens(bucket, 1, 3, 1) > 0
+
+
+def test_the_script_is_sent_by_its_digest_once_redis_knows_it(settings):
+    from tasks.token_bucket import _TAKE_TOKENS
+
+    take_tokens(f"test-bucket:{uuid.uuid4()}", 1, 2, 1)
+    client = caches["default"]._cache.get_client("any", write=True)
+    assert client.script_exists(_TAKE_TOKENS.sha) == [True]

@@ -1,0 +1,20 @@
+"""A batch's tasks, written without the ORM's insert compiler, read back as the ORM wrote
+them: JSON fields, times and the auto-set updated_at included."""
+
+from tasks.models import Task
+from tests.conftest import cron_task
+
+
+def test_a_batch_task_reads_back_as_a_single_create_writes_it(api):
+    fields = {"labels": {"env": "prod"}, "headers": {"X-A": "1"}, "body": '{"n": 1}'}
+    single = api.post("/v1/tasks", cron_task(name="single", **fields), format="json").json()
+    batch = api.post(
+        "/v1/tasks/batch", {"tasks": [cron_task(name="batch", **fields)]}, format="json"
+    )
+    made = batch.json()["results"][0]["task"]
+    one, other = Task.objects.get(id=single["id"]), Task.objects.get(id=made["id"])
+    skip = {"id", "name", "bucket", "created_at", "updated_at", "next_run_at"}
+    for field in Task._meta.concrete_fields:
+        if field.attname not in skip:
+            assert getattr(one, field.attname) == getattr(other, field.attname), field.name
+    assert other.updated_at is not None and other.created_at <= other.updated_at
