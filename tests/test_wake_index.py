@@ -179,10 +179,11 @@ def test_dead_letter_pages_follow_each_other_newest_first(busy_queue, tenant):
     assert len(ids) == 200 == len(set(ids)) and ids == sorted(ids, reverse=True)
 
 
-def test_the_jobs_table_keeps_three_b_trees(busy_queue):
+def test_the_jobs_table_keeps_four_b_trees(busy_queue):
     """Every index is written by every insert and delete of a job: the primary key, the run
-    key that makes a tick's repeat a no-op, and the wake index."""
+    key that makes a tick's repeat a no-op, the wake index, and the DLQ's index (which only
+    a death or a retry moves besides: tests/jobs/test_dead_tenant.py)."""
     with connection.cursor() as cursor:
         cursor.execute("SHOW INDEX FROM jobs")
         names = {row[2] for row in cursor.fetchall()}
-    assert names == {"PRIMARY", "jobs_task_run_uniq", "jobs_wake_idx"}
+    assert names == {"PRIMARY", "jobs_task_run_uniq", "jobs_wake_idx", "jobs_dead_letters_idx"}
