@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 
 from jobs.models import Job
-from jobs.queue.mysql import DEAD_LETTER_IDS, MySQLQueue
+from jobs.queue.mysql import MySQLQueue
 from jobs.queue.sql import TENANT_BUDGETS
 from jobs.selectors import dead_jobs
 from jobs.wake_index import GROUPS, oldest_rows, part
@@ -162,14 +162,6 @@ def test_tenants_running_counts_are_counted(busy_queue, tenant, other_tenant):
         cursor.execute(TENANT_BUDGETS.format(placeholders="%s, %s"), ids * 2)
         running = {str(row[0]).replace("-", ""): row[2] for row in cursor.fetchall()}
     assert running == {ids[0]: 1010, ids[1]: 1010}
-
-
-def test_a_dead_letter_page_reads_the_tenants_dead_rows_from_the_index(busy_queue, tenant):
-    page = dead_jobs(tenant=tenant, before_id=None, limit=50)
-    assert len(page) == 50 and all(job.status == "dead" for job in page)
-    params = [str(tenant.id), "ffffffff-ffff-ffff-ffff-ffffffffffff", 50]
-    (row,) = plan_of(DEAD_LETTER_IDS, params)
-    assert (row["key"], row["type"]) == ("jobs_wake_idx", "range"), row
 
 
 def test_dead_letter_pages_follow_each_other_newest_first(busy_queue, tenant):
