@@ -8,7 +8,7 @@ PORT ?= 8000
 
 .PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
-	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-scale image clean
+	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-dlq-index bench-capacity bench-scale image clean
 
 system-packages:
 	@scripts/ensure_system_packages.sh
@@ -124,6 +124,10 @@ bench-peer: $(STAMP) mariadb nginx redis
 # The result write with the console's per-minute counts against without, alternated.
 bench-result-write: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/result_write.py
+
+# The insert, claim and result write with the DLQ's index against without it, alternated.
+bench-dlq-index: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/dead_letters_index.py
 
 # Issue 23's scale: the tick, claim, archiver and API pages at 1,000,000 tasks and 5,000,000
 # finished jobs against 20,000 tasks in one run, then a 100,000-job herd beside the 10,000

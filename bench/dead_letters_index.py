@@ -89,6 +89,15 @@ def main() -> None:
     args = parser.parse_args()
     layouts = {"with the DLQ index": prepare(True, args.background)}
     layouts["without it"] = prepare(False, args.background)
+    try:
+        compare(layouts, args)
+    finally:
+        with connection.cursor() as cursor:
+            for name, _tenant in layouts.values():
+                cursor.execute(f"DROP DATABASE IF EXISTS `{name}`")
+
+
+def compare(layouts: dict[str, tuple[str, Tenant]], args: argparse.Namespace) -> None:
     print(machine_line())
     print(
         f"{args.batch} jobs a round, {args.rounds} rounds each (2 warm-up), alternated;"
