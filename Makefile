@@ -137,6 +137,10 @@ bench-peer: $(STAMP) mariadb nginx redis postgres
 bench-result-write: $(STAMP) mariadb
 	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/result_write.py
 
+# The insert, claim and result write with the DLQ's index against without it, alternated.
+bench-dlq-index: $(STAMP) mariadb
+	DATABASE_URL=$(TEST_DATABASE_URL) $(PY) bench/dead_letters_index.py
+
 # Issue 23's scale: the tick, claim, archiver and API pages at 1,000,000 tasks and 5,000,000
 # finished jobs against 20,000 tasks in one run, then a 100,000-job herd beside the 10,000
 # burst (bench/scale.py); SCALE_ARGS passes more, e.g. SCALE_ARGS="--tasks 100000 --finished 500000".

@@ -15,9 +15,9 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from jobs.dead_letters import TENANT_PRIORITIES
+from jobs.dead_letters import TENANT_PRIORITIES, tenant_dead_runs
 from jobs.error_text import with_error_containing
-from jobs.models import Job
+from jobs.models import Job, JobStatus
 from scheduler_site.errors import ValidationFailed
 from tasks.label_filters import LABEL_FORMAT, parse_labels, with_labels
 from tasks.labels import MAX_LABELS
@@ -88,9 +88,7 @@ class BulkFilterInput(StrictSerializer):
 
 def matching_jobs(*, tenant: Tenant, criteria: dict, statuses) -> QuerySet:
     """The tenant's jobs in `statuses` matching every criterion given."""
-    query = Job.objects.filter(
-        status__in=list(statuses), priority__in=TENANT_PRIORITIES, tenant_id=tenant.id
-    )
+    query = tenant_jobs_in(tenant, list(statuses))
     if "task_id" in criteria:
         query = query.filter(task_id=criteria["task_id"])
     if "scheduled_before" in criteria:
@@ -102,6 +100,14 @@ def matching_jobs(*, tenant: Tenant, criteria: dict, statuses) -> QuerySet:
     if "ids" in criteria:
         query = query.filter(id__in=criteria["ids"])
     return with_labels(query, criteria.get("label") or {})
+
+
+def tenant_jobs_in(tenant: Tenant, statuses: list) -> QuerySet:
+    if statuses == [JobStatus.DEAD]:  # the DLQ's index: each batch of the walk one range
+        return tenant_dead_runs(tenant.id)
+    return Job.objects.filter(
+        status__in=statuses, priority__in=TENANT_PRIORITIES, tenant_id=tenant.id
+    )
 
 
 def filter_as_given(criteria: dict) -> dict:

@@ -1,7 +1,7 @@
 """The jobs table: one row per run of a task, and the queue the executors claim from."""
 
 from django.db import models
-from django.db.models import Case, F, When
+from django.db.models import Case, F, Q, When
 
 from scheduler_site.ids import new_id
 
@@ -96,14 +96,28 @@ class Job(models.Model):
         output_field=models.DateTimeField(null=True),
         db_persist=False,
     )
+    # The tenant while the row is one of its dead runs (a dead callback is not: priority 10),
+    # else NULL. Indexed with the id, it is the DLQ's one range in its cursor's order, so a
+    # page reads its rows and stops. Only a death, a retry, an insert and a delete write
+    # that index: every other state change leaves the entry (NULL, id) as it was.
+    dead_tenant = models.GeneratedField(
+        expression=Case(
+            When(Q(status="dead") & Q(priority__lt=CALLBACK_PRIORITY), then=F("tenant_id")),
+            default=None,
+        ),
+        output_field=models.UUIDField(null=True),
+        db_persist=False,
+    )
 
     class Meta:
         db_table = "jobs"
-        # One secondary index besides the run key: every index is written by every insert,
-        # state change and delete, and this one is all the queue's processes read. Readers
-        # by tenant name the status and the priorities (0-9) to stay inside it.
+        # One secondary index for the queue's processes besides the run key: every index is
+        # written by every insert, state change and delete, and this one is all they read.
+        # Readers by tenant name the status and the priorities (0-9) to stay inside it. The
+        # DLQ's index moves only when a job dies or leaves the DLQ (dead_tenant above).
         indexes = [
             models.Index(fields=["status", "priority", "tenant", "wake_at"], name="jobs_wake_idx"),
+            models.Index(fields=["dead_tenant", "id"], name="jobs_dead_letters_idx"),
         ]
         constraints = [
             models.UniqueConstraint(fields=["task", "scheduled_at"], name="jobs_task_run_uniq"),

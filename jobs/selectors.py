@@ -129,8 +129,8 @@ def dead_jobs(
     labels: dict[str, str] | None = None,
     task_id: uuid.UUID | None = None,
 ) -> list[Job]:
-    """The tenant's dead letter queue, newest first: its dead rows are ranges of the wake
-    index (one per priority), sorted together by id; filtered, a scan of the tenant's dead."""
+    """The tenant's dead letter queue, newest first: one range of the DLQ's index, read
+    backwards from the cursor for one page; filtered, the same range with each row checked."""
     if labels or task_id is not None:
         return labelled_dead_jobs(
             tenant=tenant, before_id=before_id, limit=limit, labels=labels or {}, task_id=task_id

@@ -75,6 +75,16 @@ def test_dead_jobs_waiting_are_gauged_by_tenant_with_the_label(
         assert process.stop() == 0, process.log()
 
 
+def test_a_tenants_dead_callbacks_are_not_in_its_dlq_gauge(make_job, tenant, tmp_path):
+    finished(make_job, "dead", timedelta(minutes=1))
+    finished(make_job, "dead", timedelta(minutes=1), priority=CALLBACK_PRIORITY)
+    process, port = serve_metrics(tmp_path, METRICS_TENANT_LABEL="true")
+    try:
+        assert reading(port)[f'scheduler_dead_jobs{{tenant="{tenant.id}"}}'] == 1
+    finally:
+        assert process.stop() == 0, process.log()
+
+
 def test_the_archivers_backlog_and_lag_count_jobs_old_enough_only(make_job, tmp_path):
     finished(make_job, "succeeded", timedelta(hours=3))  # archivable for 2 hours
     finished(make_job, "succeeded", timedelta(hours=2))

@@ -11,7 +11,7 @@ import json
 
 from jobs.queue.engine import Row, SameShapeSteps
 from jobs.queue.sql import MINUTE_FIELDS, TASK_STATUS, minute_counts_upsert
-from jobs.wake_index import PRIORITIES, oldest_rows
+from jobs.wake_index import oldest_rows
 
 MARK_RUNNING = """
 UPDATE JSON_TABLE(%s, '$[*]' COLUMNS (id CHAR(36) PATH '$')) AS c
@@ -151,12 +151,13 @@ WHERE NOT EXISTS (SELECT 1 FROM jobs AS j WHERE j.id = c.id)
 """
 
 
-# A tenant's dead letters, newest first, from their ranges of the wake index (sorted): left
-# to choose, MariaDB may walk the primary key backwards instead, through every younger job
-# of every tenant when the tenant's dead jobs are old.
-DEAD_LETTER_IDS = f"""
-SELECT id FROM jobs FORCE INDEX (jobs_wake_idx)
-WHERE status = 'dead' AND priority IN ({PRIORITIES}) AND tenant_id = %s AND id < %s
+# A tenant's dead letters, newest first: one range of the DLQ's index read backwards, which
+# stops after the page (the wake index held them in ten ranges by death time, each read to
+# its end and sorted). Named: left to choose, MariaDB may walk the primary key backwards
+# instead, through every younger job of every tenant when the tenant's dead jobs are old.
+DEAD_LETTER_IDS = """
+SELECT id FROM jobs FORCE INDEX (jobs_dead_letters_idx)
+WHERE dead_tenant = %s AND id < %s
 ORDER BY id DESC LIMIT %s
 """
 

@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from jobs.queue.engine import Row, SameShapeSteps
 from jobs.queue.sql import MINUTE_FIELDS, TASK_STATUS, minute_counts_upsert
-from jobs.wake_index import PRIORITIES
 from scheduler_site.sqltools import datetime_param
 
 MARK_RUNNING = """
@@ -125,9 +124,9 @@ WHERE job_id IN (SELECT value ->> '$[0]' FROM json_each(%s))
     AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.id = job_attempts.job_id)
 """
 
-DEAD_LETTER_IDS = f"""
-SELECT id FROM jobs INDEXED BY jobs_wake_idx
-WHERE status = 'dead' AND priority IN ({PRIORITIES}) AND tenant_id = %s AND id < %s
+DEAD_LETTER_IDS = """
+SELECT id FROM jobs INDEXED BY jobs_dead_letters_idx
+WHERE dead_tenant = %s AND id < %s
 ORDER BY id DESC LIMIT %s
 """
 
