@@ -9,7 +9,7 @@ PORT ?= 8000
 .PHONY: run admin test test-cluster lint system-packages mariadb cassandra nginx redis bench-archive bench-create \
 	bench-archive-cluster bench-scheduler bench-overlap bench-executor bench-burst bench-callbacks bench-peer \
 	bench-layouts bench-profile bench-campaign bench-flows bench-result-write bench-capacity bench-commits bench-scale image clean \
-	postgres river-peer
+	postgres river-peer bench-dlq-index
 
 system-packages:
 	@scripts/ensure_system_packages.sh
