@@ -36,6 +36,7 @@ class ReconcilerProcess(LoopProcess):
         self.dead_holders_returned = 0  # jobs of dead executors handed back, in all
         self._link = None  # the database connection of the last turn
         self._full_turn_at = 0.0  # monotonic: when the leases, retries and flows are due
+        self._cleared_beats: set = set()  # stale beats found holding nothing
 
     def run_once(self) -> float:
         returned = self._dead_holders()
@@ -78,7 +79,9 @@ class ReconcilerProcess(LoopProcess):
             # Just started, or the database just came back: every executor's beat is old
             # then, live ones too, until their beats (a second apart) reach it again.
             return 0
-        returned = return_dead_holders_jobs(dead_after=dead_after, batch_size=self.batch_size)
+        returned = return_dead_holders_jobs(
+            dead_after=dead_after, batch_size=self.batch_size, cleared=self._cleared_beats
+        )
         if returned.total:
             DEAD_HOLDERS_JOBS.labels("unfired").inc(returned.unfired)
             DEAD_HOLDERS_JOBS.labels("lost").inc(returned.lost)

@@ -25,22 +25,23 @@ from tasks.models import TaskCount, Tenant
 RECOUNT_AFTER = timedelta(seconds=60)
 
 
-def lock_with_bound(tenant: Tenant) -> tuple[int | None, datetime | None]:
-    """Lock the tenant's row (and its bound's) and read the bound and when it was counted:
-    one statement."""
+def lock_with_bound(tenant: Tenant) -> tuple[bool, int | None, datetime | None]:
+    """Lock the tenant's row (and its bound's) and read whether it is active, the bound and
+    when it was counted: one statement."""
     row = (
         Tenant.objects.select_for_update()
         .filter(id=tenant.id)
-        .values_list("task_count__held_bound", "task_count__counted_at")
+        .values_list("is_active", "task_count__held_bound", "task_count__counted_at")
         .first()
     )
-    return row if row is not None else (None, None)
+    return row if row is not None else (False, None, None)
 
 
 def take_room(tenant: Tenant, limit: int, wanted: int, count: Callable[[], int]) -> int:
     """How many of `wanted` new tasks fit under `limit` (0 to `wanted`), added to the bound;
-    `count()` is the exact number held, asked only near the limit."""
-    bound, counted_at = lock_with_bound(tenant)
+    `count()` is the exact number held, asked only near the limit. Sets `tenant.is_active`
+    from the locked row (the caller's copy may be a second old)."""
+    tenant.is_active, bound, counted_at = lock_with_bound(tenant)
     now = timezone.now()
     fresh = counted_at is not None and now - counted_at < RECOUNT_AFTER
     if bound is not None and fresh and bound + wanted <= limit:
@@ -50,6 +51,12 @@ def take_room(tenant: Tenant, limit: int, wanted: int, count: Callable[[], int])
     taken = max(0, min(wanted, limit - held))
     _store(tenant, held + taken, now)
     return taken
+
+
+def count_one_more(tenant: Tenant) -> None:
+    """A task the tenant holds again without a create (a finished one-off paused while its
+    job waits): the bound stays an upper bound. Not refused: a pause never was."""
+    TaskCount.objects.filter(tenant_id=tenant.id).update(held_bound=F("held_bound") + 1)
 
 
 def _store(tenant: Tenant, bound: int, now: datetime) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from scheduler_site.errors import QuotaExceeded
+from scheduler_site.errors import Conflict, QuotaExceeded
 from tasks.held_counts import take_room
 from tasks.models import Task, TaskStatus, Tenant, TenantSecret
+from tasks.tenant_cache import active_now
 
 DEFAULTS = {
     "max_tasks": "TENANT_MAX_TASKS",
@@ -44,11 +45,17 @@ def check_task_quota(tenant: Tenant) -> None:
 
 def room_for_tasks(tenant: Tenant, wanted: int) -> int | None:
     """Call inside the creating transaction, which then makes that many tasks: how many of
-    `wanted` more tasks fit (None: no limit)."""
+    `wanted` more tasks fit (None: no limit). A tenant stopped since its token was checked
+    (against a copy up to a second old) is refused here, by its row, with 409."""
     limit = quota(tenant, "max_tasks")
     if not limit:
-        return None
-    return take_room(tenant, limit, wanted, lambda: held_tasks(tenant))  # locks the row
+        tenant.is_active = active_now(tenant)
+        room = None
+    else:
+        room = take_room(tenant, limit, wanted, lambda: held_tasks(tenant))  # locks the row
+    if not tenant.is_active:
+        raise Conflict("the tenant is stopped: it makes no tasks", code="tenant_stopped")
+    return room
 
 
 def held_tasks(tenant: Tenant) -> int:

@@ -25,6 +25,7 @@ from scheduler_site.ids import new_id
 from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule, schedule_rules
 from tasks.callback_urls import check_callback_urls
+from tasks.held_counts import count_one_more
 from tasks.host_lookups import HostLookups
 from tasks.label_filters import with_labels
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
@@ -35,6 +36,7 @@ from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed, task_has_waiting_jobs
 from tasks.task_names import with_name
+from tasks.tenant_cache import active_now
 from tasks.timing import ONE_MICROSECOND, schedule_of
 
 EDITABLE_FIELDS = (
@@ -390,6 +392,8 @@ def task_pause(
     if not task_can_pause(task):
         raise Conflict(f"a {task.status} task cannot be paused", code="invalid_state")
     old = task.status
+    if old == TaskStatus.COMPLETED:
+        count_one_more(tenant)  # a finished one-off is held again while paused
     task.status = TaskStatus.PAUSED
     _save_edit(task, ["status"])
     _record(task, actor, "task.pause", _status_change(task, old))
@@ -415,7 +419,7 @@ def task_resume(
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
-    task.status = running_status(tenant)
+    task.status = TaskStatus.ACTIVE if active_now(tenant) else TaskStatus.SUSPENDED
     paused_at_run = task.next_run_at
     if not task.is_one_off:
         task.next_run_at = first_run_at(task, timezone.now())

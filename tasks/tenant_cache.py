@@ -41,7 +41,16 @@ def _keep(tenant_id: uuid.UUID, now: float, row: tuple) -> None:
     if len(_rows) >= MAX_ROWS:
         for stale in [key for key, (until, _) in list(_rows.items()) if until <= now]:
             _rows.pop(stale, None)
+        if len(_rows) >= MAX_ROWS:  # that many tenants within one second: start again
+            _rows.clear()
     _rows[tenant_id] = (now + ROW_SECONDS, row)
+
+
+def active_now(tenant: Tenant) -> bool:
+    """Whether the tenant is active by its row itself, not the cached copy: what a change
+    that makes a task run again decides on (a stop elsewhere within the cached second must
+    not leave it active)."""
+    return bool(Tenant.objects.filter(id=tenant.id).values_list("is_active", flat=True).first())
 
 
 def forget_tenants() -> None:

@@ -37,7 +37,7 @@ LOST = "executor lost (heartbeat stale)"
 LOOKBACK_SECONDS = 3600
 
 STALE_HOLDERS = """
-SELECT instance_id FROM process_heartbeats
+SELECT instance_id, last_seen FROM process_heartbeats
 WHERE name = 'executor' AND last_seen < {stale} AND last_seen > {oldest}
 """
 
@@ -139,21 +139,34 @@ class Returned:
         return self.unfired + self.lost
 
 
-def return_dead_holders_jobs(*, dead_after: float, batch_size: int = 1000) -> Returned:
+def return_dead_holders_jobs(
+    *, dead_after: float, batch_size: int = 1000, cleared: set | None = None
+) -> Returned:
     """Hand back up to `batch_size` running jobs of executors whose heartbeat is older than
-    `dead_after` seconds."""
-    return in_write_transaction(lambda cursor: _return_with(cursor, dead_after, batch_size))
+    `dead_after` seconds. `cleared`, kept by the caller from call to call: the stale beats
+    (instance, last seen) already found holding nothing, not looked for again. A stopped
+    executor's beat stays stale for the lookback's hour, and the look for its jobs reads
+    every running job (worker_id is in no index): once is enough, until it beats again."""
+    return in_write_transaction(
+        lambda cursor: _return_with(cursor, dead_after, batch_size, cleared)
+    )
 
 
-def _return_with(cursor, dead_after: float, batch_size: int) -> Returned:
+def _return_with(cursor, dead_after: float, batch_size: int, cleared: set | None) -> Returned:
     mysql = connection.vendor == "mysql"
     sql = MYSQL if mysql else SQLITE
     now = None if mysql else datetime_param(timezone.now())
-    holders = _stale_holders(cursor, sql, now, dead_after)
+    beats = _stale_holders(cursor, sql, now, dead_after)
+    if cleared is not None:
+        cleared.intersection_update(beats)  # a beat no longer stale is forgotten
+    holders = [beat[0] for beat in beats if cleared is None or beat not in cleared]
     if not holders:
         return Returned()
     cursor.execute(HELD_BY.format(holders=", ".join(["%s"] * len(holders))), [*holders, batch_size])
     read = [[str(row[0]), row[1], row[2]] for row in cursor.fetchall()]
+    if cleared is not None and len(read) < batch_size:  # every holder's jobs were read
+        holding = {row[2] for row in read}
+        cleared.update(beat for beat in beats if beat[0] not in holding)
     if not read:
         return Returned()
     cursor.execute(sql.take, sql.params(now, json.dumps(read)))
@@ -167,7 +180,9 @@ def _return_with(cursor, dead_after: float, batch_size: int) -> Returned:
     return Returned(len({row[2] for row in read}), len(taken) - len(due), len(due))
 
 
-def _stale_holders(cursor, sql: Statements, now: str | None, dead_after: float) -> list[str]:
+def _stale_holders(
+    cursor, sql: Statements, now: str | None, dead_after: float
+) -> list[tuple[str, object]]:
     if now is None:  # the database's clock
         cursor.execute(sql.stale, [dead_after])
     else:
@@ -175,7 +190,7 @@ def _stale_holders(cursor, sql: Statements, now: str | None, dead_after: float) 
         stale = since - timedelta(seconds=dead_after)
         oldest = since - timedelta(seconds=LOOKBACK_SECONDS)
         cursor.execute(sql.stale, [datetime_param(stale), datetime_param(oldest)])
-    return [row[0] for row in cursor.fetchall()]
+    return [(row[0], row[1]) for row in cursor.fetchall()]
 
 
 def _lose(cursor, sql: Statements, now: str | None, due: list[str]) -> None:

@@ -43,7 +43,7 @@ def _mariadb_only():
     assert connection.vendor == "mysql", "these tests count a MariaDB server's pings"
 
 
-def test_turns_close_together_ping_the_database_once():
+def test_turns_close_together_do_not_ping_the_database_again():
     executor = ExecutorProcess(worker_id="pings", concurrency=10)
     executor._check_connection()
     before = pings_so_far()

@@ -1,6 +1,8 @@
-"""The DLQ's own index: a VIRTUAL column (added instantly on MariaDB) that holds the tenant
-only while the row is one of its dead runs, and an index over it and the id, built in place
-while the table stays writable. It only adds: an older release's inserts leave it out."""
+"""The DLQ's column: VIRTUAL (added instantly on MariaDB), holding the tenant only while the
+row is one of its dead runs. Its index is the next migration's: MariaDB commits each DDL
+statement by itself, so an index build that failed (a killed migrate pod, a failover) leaves
+this one recorded and the next run only builds the index again. It only adds: an older
+release's inserts leave it out."""
 
 from django.db import migrations, models
 
@@ -17,9 +19,5 @@ class Migration(migrations.Migration):
             model_name='job',
             name='dead_tenant',
             field=models.GeneratedField(db_persist=False, expression=models.Case(models.When(models.Q(('status', 'dead'), ('priority__lt', 10)), then=models.F('tenant_id')), default=None), output_field=models.UUIDField(null=True)),
-        ),
-        migrations.AddIndex(
-            model_name='job',
-            index=models.Index(fields=['dead_tenant', 'id'], name='jobs_dead_letters_idx'),
         ),
     ]
