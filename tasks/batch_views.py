@@ -89,7 +89,7 @@ class TaskBatchView(APIView):
         summary=f"Create up to {MAX_BATCH} tasks, one result per item in order",
         request=BatchSchemaInput,
         parameters=[RETRY_AFTER],
-        responses={200: BatchOutput, **errors(400, 413, 415, 429)},
+        responses={200: BatchOutput, **errors(400, 409, 413, 415, 429)},
     )
     def post(self, request: Request) -> Response:
         payload = TaskBatchInput(data=request.data)

@@ -88,7 +88,7 @@ class TaskCollectionView(APIView):
         summary="Create a task",
         request=TaskInput,
         parameters=[IDEMPOTENCY_KEY, ETAG, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
-        responses={201: TaskOutput, **errors(400, 403, 413, 415, 422, 429)},
+        responses={201: TaskOutput, **errors(400, 403, 409, 413, 415, 422, 429)},
         callbacks=TASK_CALLBACKS,
     )
     def post(self, request: Request) -> Response:
@@ -164,7 +164,7 @@ class TaskItemView(APIView):
         summary="Edit a task (a schedule change recomputes next_run_at from now)",
         request=TaskPatchInput,
         parameters=[IF_MATCH, ETAG],
-        responses={200: TaskOutput, **errors(400, 404, 412, 413, 415, 428)},
+        responses={200: TaskOutput, **errors(400, 404, 409, 412, 413, 415, 428)},
         callbacks=TASK_CALLBACKS,
     )
     def patch(self, request: Request, task_id: str) -> Response:
