@@ -8,9 +8,11 @@ import pytest
 from django.db import connection, connections
 
 from execution.executor_process import ExecutorProcess
+from tests.executor import conftest as executor_fixtures
 from tests.executor.conftest import wait_for_status
 
 pytestmark = pytest.mark.django_db(transaction=True)
+run_executor = executor_fixtures.run_executor  # an executor in a thread of the test
 
 
 def pings_so_far() -> int:
