@@ -11,7 +11,12 @@ from django.db.backends.utils import debug_transaction
 class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self) -> None:
         # Django turns autocommit off for a transaction and on again after it, a round
-        # trip each; an explicit BEGIN is one, and the session stays in autocommit.
+        # trip each; an explicit BEGIN is one, and the session stays in autocommit. So a
+        # transaction the server ends early (a deadlock victim's, error 1213, or one a DDL
+        # statement commits) leaves the rest of the atomic block autocommitting each
+        # statement, where Django's way would group them in a new implicit transaction:
+        # never catch a database error inside an atomic block without a savepoint, and
+        # run no DDL inside one (the project does neither; its retries wrap the block).
         logged = debug_transaction(self, "BEGIN")
         with logged, self.wrap_database_errors, self.connection.cursor() as cursor:
             cursor.execute("BEGIN")

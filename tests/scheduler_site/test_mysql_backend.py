@@ -1,6 +1,6 @@
-"""The MySQL backend's saving (scheduler_site/mysql/base.py) keeps Django's meaning: a
-transaction is still one, and a session left after it still autocommits. MariaDB only: the
-server counts the statements."""
+"""The MySQL backend's saving (scheduler_site/mysql/base.py) keeps what the project relies
+on: a transaction is still one, and a session left after it still autocommits. MariaDB
+only: the server counts the statements."""
 
 from __future__ import annotations
 
