@@ -116,6 +116,14 @@ class Timers:
         self.pool.give_back_waiting()
 
     def _fire(self, due: datetime) -> None:
+        # The loop's timers run on the monotonic clock (uvloop's to the millisecond) while
+        # `due` is wall time, and a slewed wall clock lags it: a timer may fire just before
+        # its instant, and no call may start before the instant its tenant asked for.
+        early = (due - datetime.now(UTC)).total_seconds()
+        if early > 0:
+            retry = max(early, 0.001)  # uvloop runs a shorter delay at once
+            self._timers[due] = asyncio.get_running_loop().call_later(retry, self._fire, due)
+            return
         self._timers.pop(due, None)
         group = self.parked.pop(due, [])
         self.count -= len(group)
