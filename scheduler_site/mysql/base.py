@@ -17,12 +17,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
         # statement, where Django's way would group them in a new implicit transaction:
         # never catch a database error inside an atomic block without a savepoint, and
         # run no DDL inside one (the project does neither; its retries wrap the block).
+        # Django's `SET autocommit=1` after the block is then no round trip: mysqlclient
+        # skips a mode the server's last answer already reported.
         logged = debug_transaction(self, "BEGIN")
         with logged, self.wrap_database_errors, self.connection.cursor() as cursor:
             cursor.execute("BEGIN")
-
-    def _set_autocommit(self, autocommit: bool) -> None:
-        # The server reports its autocommit mode in every answer's status flags: asking
-        # costs nothing, and setting the mode it already has is skipped.
-        if self.connection.get_autocommit() != autocommit:
-            super()._set_autocommit(autocommit)
