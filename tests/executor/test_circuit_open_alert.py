@@ -35,9 +35,10 @@ def failing_jobs(make_job, endpoint) -> list[Job]:
 
 def all_called(jobs: list[Job]) -> bool:
     ids = [job.id for job in jobs]
-    return not Job.objects.filter(id__in=ids, attempt=0).exists() and not Job.objects.filter(
-        id__in=ids, status=JobStatus.RUNNING
-    ).exists()
+    return (
+        not Job.objects.filter(id__in=ids, attempt=0).exists()
+        and not Job.objects.filter(id__in=ids, status=JobStatus.RUNNING).exists()
+    )
 
 
 def circuit_alerts() -> list[Callback]:
