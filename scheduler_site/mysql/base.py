@@ -4,21 +4,44 @@ about a sixth of its time (BENCHMARKS.md, issue 23's second round)."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.db.backends.mysql import base
 from django.db.backends.utils import debug_transaction
+from django.db.utils import DatabaseErrorWrapper
+
+# Errors after which the server has rolled the whole transaction back and left it.
+ENDS_TRANSACTION = frozenset({1213})  # ER_LOCK_DEADLOCK
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self) -> None:
         # Django turns autocommit off for a transaction and on again after it, a round
-        # trip each; an explicit BEGIN is one, and the session stays in autocommit. So a
-        # transaction the server ends early (a deadlock victim's, error 1213, or one a DDL
-        # statement commits) leaves the rest of the atomic block autocommitting each
-        # statement, where Django's way would group them in a new implicit transaction:
-        # never catch a database error inside an atomic block without a savepoint, and
-        # run no DDL inside one (the project does neither; its retries wrap the block).
-        # Django's `SET autocommit=1` after the block is then no round trip: mysqlclient
-        # skips a mode the server's last answer already reported.
-        logged = debug_transaction(self, "BEGIN")
+        # trip each; an explicit START TRANSACTION is one, and the session stays in
+        # autocommit. So a transaction the server ends early (a deadlock victim's, error
+        # 1213, or one a DDL statement commits) would leave the rest of the atomic block
+        # autocommitting statement by statement, where Django's way groups them in a new
+        # implicit transaction: a deadlock therefore marks the block for rollback
+        # (`TransactionErrors`), and no DDL may run inside a block (the project runs
+        # none; its retries wrap the block). Django's `SET autocommit=1` after the block
+        # is no round trip: mysqlclient skips a mode the server's last answer reported.
+        logged = debug_transaction(self, "START TRANSACTION")
         with logged, self.wrap_database_errors, self.connection.cursor() as cursor:
-            cursor.execute("BEGIN")
+            cursor.execute("START TRANSACTION")  # BEGIN is a block under sql_mode=ORACLE
+
+    @cached_property
+    def wrap_database_errors(self) -> DatabaseErrorWrapper:
+        return TransactionErrors(self)
+
+
+class TransactionErrors(DatabaseErrorWrapper):
+    """Django's error translation, and one more rule: an error that ended the server's
+    transaction inside an atomic block marks the block for rollback, so a caller that
+    catches it there gets TransactionManagementError on its next statement instead of
+    statements that each commit alone."""
+
+    def __exit__(self, exc_type, exc_value, traceback) -> None:
+        code = getattr(exc_value, "args", (None,))[:1]
+        if self.wrapper.in_atomic_block and code and code[0] in ENDS_TRANSACTION:
+            self.wrapper.needs_rollback = True
+        super().__exit__(exc_type, exc_value, traceback)
