@@ -48,9 +48,7 @@ def park(flow: Flow, job) -> None:
     )
 
 
-def test_the_list_shows_limits_circuit_and_parked_jobs(
-    operator_client, flow_of, tenant, make_job
-):
+def test_the_list_shows_limits_circuit_and_parked_jobs(operator_client, flow_of, tenant, make_job):
     flow = flow_of(
         parallelism=2,
         rate=4,

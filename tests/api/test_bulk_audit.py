@@ -47,8 +47,10 @@ def test_a_retry_writes_one_entry_with_the_filter_and_count(client, token, tenan
     assert entry.action == "dlq.retry" and entry.target == ""
     assert entry.actor == str(AccessToken(token)["jti"])
     assert entry.changes == {
-        "filter": {"task_id": str(task.id)}, "count": 2,
-        "operation": entry.changes["operation"], "batch": 1,
+        "filter": {"task_id": str(task.id)},
+        "count": 2,
+        "operation": entry.changes["operation"],
+        "batch": 1,
     }
 
 
@@ -60,9 +62,7 @@ def test_a_cancel_writes_one_entry_with_the_filter_and_count(client, tenant, tas
     assert (entry.changes["filter"], entry.changes["count"]) == ({"label": ["env:prod"]}, 1)
 
 
-def test_each_batch_writes_its_own_entry_with_a_shared_operation(
-    client, tenant, task, monkeypatch
-):
+def test_each_batch_writes_its_own_entry_with_a_shared_operation(client, tenant, task, monkeypatch):
     monkeypatch.setattr(bulk_actions, "BATCH_SIZE", 2)
     for minute in range(5):
         add_job(task, minute)
@@ -125,9 +125,15 @@ def test_a_retry_failing_in_its_second_batch_keeps_the_first_batch_entry(tenant,
     ids = sorted(uuid.uuid4() for _ in range(BATCH_SIZE + 1))
     Job.objects.bulk_create(
         Job(
-            id=job_id, tenant_id=tenant.id, task_id=task.id,
-            scheduled_at=T0 + timedelta(minutes=n), next_attempt_at=T0,
-            status="dead", attempt=1, max_attempts=1, finished_at=T0,
+            id=job_id,
+            tenant_id=tenant.id,
+            task_id=task.id,
+            scheduled_at=T0 + timedelta(minutes=n),
+            next_attempt_at=T0,
+            status="dead",
+            attempt=1,
+            max_attempts=1,
+            finished_at=T0,
         )
         for n, job_id in enumerate(ids)
     )

@@ -102,20 +102,23 @@ def test_batch_items_carry_labels_and_a_bad_one_is_refused_alone(api):
 
 
 def test_a_lone_surrogate_in_a_value_is_refused_naming_its_key(api):
-    response = post_raw(api, "/v1/tasks", '{' + TASK + ', "labels": {"env": "\\ud800"}}')
+    response = post_raw(api, "/v1/tasks", "{" + TASK + ', "labels": {"env": "\\ud800"}}')
     assert "surrogate" in fields_of(response)["labels"]["env"]
 
 
 def test_a_lone_surrogate_in_a_key_is_refused_naming_labels(api):
-    response = post_raw(api, "/v1/tasks", '{' + TASK + ', "labels": {"e\\udc00": "v"}}')
+    response = post_raw(api, "/v1/tasks", "{" + TASK + ', "labels": {"e\\udc00": "v"}}')
     assert list(fields_of(response)["labels"]) == ["e\\udc00"]
 
 
 def test_patch_refuses_a_lone_surrogate_in_a_label(api, make_task):
     task = make_task()
     response = api.generic(
-        "PATCH", f"/v1/tasks/{task['id']}", '{"labels": {"env": "\\ud800"}}',
-        content_type="application/json", HTTP_IF_MATCH="*",
+        "PATCH",
+        f"/v1/tasks/{task['id']}",
+        '{"labels": {"env": "\\ud800"}}',
+        content_type="application/json",
+        HTTP_IF_MATCH="*",
     )
     assert "env" in fields_of(response)["labels"]
 
