@@ -1,5 +1,6 @@
 """Request and response shapes of the task API (types only; the rules live in services)."""
 
+import threading
 from datetime import UTC, datetime
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -255,3 +256,17 @@ def _iso_utc(moment: datetime | None) -> str | None:
         return None
     text = moment.astimezone(UTC).isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+_readers = threading.local()
+
+
+def read_task(data: object) -> dict:
+    """A task's fields as POST /v1/tasks takes them, validated; a ValidationError names
+    each bad field, as `is_valid(raise_exception=True)` would. One TaskInput per thread
+    reads every request: a new serializer deep-copies all its fields, a quarter of a
+    single create's CPU (py-spy, BENCHMARKS.md). Its fields keep no state of a request."""
+    reader = getattr(_readers, "task", None)
+    if reader is None:
+        reader = _readers.task = TaskInput()
+    return reader.run_validation(data)

@@ -13,7 +13,7 @@ from scheduler_site.openapi import ETAG, IF_MATCH_OPTIONAL, LOCATION, RETRY_AFTE
 from scheduler_site.preconditions import optional_expected_version, with_etag
 from scheduler_site.query_params import NONE
 from tasks.callback_body_docs import TASK_CALLBACKS
-from tasks.serializers import TaskInput, TaskOutput
+from tasks.serializers import TaskInput, TaskOutput, read_task
 from tasks.task_names import checked_name
 from tasks.upsert import named_task, task_upsert
 
@@ -48,9 +48,7 @@ class TaskByNameView(APIView):
     def put(self, request: Request, name: str) -> Response:
         name = checked_name(name)
         version = optional_expected_version(request, "task")
-        payload = TaskInput(data=request.data)
-        payload.is_valid(raise_exception=True)
-        data = payload.validated_data
+        data = read_task(request.data)
         if "name" in data and data["name"] != name:
             message = f"must be the name in the path ({name!r}) or left out"
             raise ValidationFailed(f"name {message}", fields={"name": message})

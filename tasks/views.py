@@ -33,7 +33,7 @@ from tasks import services
 from tasks.callback_body_docs import TASK_CALLBACKS
 from tasks.label_filters import parse_labels
 from tasks.models import TaskStatus
-from tasks.serializers import TaskInput, TaskOutput, TaskPatchInput
+from tasks.serializers import TaskInput, TaskOutput, TaskPatchInput, read_task
 
 MAX_IDEMPOTENCY_KEY = 255
 TASK_PAGE = page_of(TaskOutput, "TaskPage")
@@ -94,15 +94,10 @@ class TaskCollectionView(APIView):
     def post(self, request: Request) -> Response:
         key = _idempotency_key(request)
 
-        def read_data() -> dict:
-            payload = TaskInput(data=request.data)
-            payload.is_valid(raise_exception=True)
-            return payload.validated_data
-
         task, created = services.task_create(
             tenant=request.user,
             actor=token_actor(request),
-            read_data=read_data,
+            read_data=lambda: read_task(request.data),
             idempotency_key=key,
             request_hash=request_hash(request.data) if key else "",
         )
