@@ -54,8 +54,12 @@ def room_for_tasks(tenant: Tenant, wanted: int) -> int | None:
     else:
         room = take_room(tenant, limit, wanted, lambda: held_tasks(tenant))  # locks the row
     if not tenant.is_active:
-        raise Conflict("the tenant is stopped: it makes no tasks", code="tenant_stopped")
+        raise tenant_stopped()
     return room
+
+
+def tenant_stopped() -> Conflict:
+    return Conflict("the tenant is stopped: it makes no tasks", code="tenant_stopped")
 
 
 def held_tasks(tenant: Tenant) -> int:

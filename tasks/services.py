@@ -30,11 +30,12 @@ from tasks.host_lookups import HostLookups
 from tasks.label_filters import with_labels
 from tasks.models import BUCKET_COUNT, CRITICAL_PRIORITY, Task, TaskStatus, Tenant
 from tasks.paused_runs import paused_so_far, record_paused_runs, record_runs_paused_so_far
-from tasks.quotas import check_task_quota
+from tasks.quotas import check_task_quota, quota, tenant_stopped
 from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed, task_has_waiting_jobs
+from tasks.task_inserts import insert_task_if_active, insert_tasks
 from tasks.task_names import with_name
 from tasks.tenant_cache import active_now
 from tasks.timing import ONE_MICROSECOND, schedule_of
@@ -226,9 +227,13 @@ def task_create(
 
 
 def task_insert(*, tenant: Tenant, actor: str, task: Task, data: dict) -> None:
-    """Save a prepared task in the caller's transaction, within the quota, audited."""
-    check_task_quota(tenant)
-    task.save(force_insert=True)
+    """Save a prepared task in the caller's transaction, within the quota, audited; never
+    for a tenant stopped since its token was checked (409 `tenant_stopped`)."""
+    if quota(tenant, "max_tasks"):
+        check_task_quota(tenant)  # locks the tenant's row, which says whether it is active
+        insert_tasks([task])
+    elif not insert_task_if_active(task):  # reads the row in the INSERT itself
+        raise tenant_stopped()
     if task.flow_key:
         mark_tenant_uses_flows(tenant)
     _record(task, actor, "task.create", fields_of(task, data))

@@ -1,5 +1,6 @@
-"""A batch's tasks, written without the ORM's insert compiler, read back as the ORM wrote
-them: JSON fields, times and the auto-set updated_at included."""
+"""Tasks written without the ORM's insert compiler (tasks/task_inserts.py) read back as
+they were made: a batch's as a single create's, a single create's as its answer said, JSON
+fields, times and the auto-set updated_at included."""
 
 from tasks.models import Task
 from tests.conftest import cron_task
@@ -18,3 +19,19 @@ def test_a_batch_task_reads_back_as_a_single_create_writes_it(api):
         if field.attname not in skip:
             assert getattr(one, field.attname) == getattr(other, field.attname), field.name
     assert other.updated_at is not None and other.created_at <= other.updated_at
+
+
+def test_a_single_create_reads_back_as_its_answer_said(api):
+    fields = {
+        "labels": {"env": "prod"},
+        "headers": {"X-A": "1"},
+        "body": '{"n": 1}',
+        "timezone": "Europe/Paris",
+        "starts_at": "2030-01-01T09:00:00Z",
+        "max_runs": 3,
+    }
+    answer = api.post("/v1/tasks", cron_task(name="single", **fields), format="json")
+    assert answer.status_code == 201, answer.content
+    read = api.get(f"/v1/tasks/{answer.json()['id']}")
+    assert read.json() == answer.json()
+    assert read["ETag"] == answer["ETag"]

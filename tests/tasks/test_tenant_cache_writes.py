@@ -32,6 +32,17 @@ def test_a_create_just_after_a_stop_elsewhere_is_refused_without_a_task_quota(ap
     assert not Task.objects.filter(tenant=tenant).exists()
 
 
+def test_an_upsert_just_after_a_stop_elsewhere_is_refused_without_a_task_quota(api, tenant):
+    Tenant.objects.filter(id=tenant.id).update(max_tasks=0)
+    api.get("/v1/tasks")
+    written_elsewhere(tenant, "is_active", False)
+    assert api.put("/v1/tasks/by-name/n", cron_task(name="n"), format="json").status_code in (
+        401,
+        409,
+    )
+    assert not Task.objects.filter(tenant=tenant).exists()
+
+
 def test_a_resume_just_after_a_stop_elsewhere_leaves_the_task_suspended(api, tenant):
     made = api.post("/v1/tasks", cron_task(), format="json").json()
     api.post(f"/v1/tasks/{made['id']}/pause")
