@@ -16,6 +16,7 @@ from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.exceptions import AuthenticationFailed, InvalidToken
 from rest_framework_simplejwt.tokens import AccessToken, Token
 
+from tasks import verified_tokens
 from tasks.models import Tenant
 from tasks.tenant_cache import cached_tenant
 
@@ -31,6 +32,9 @@ class TenantJWTAuthentication(JWTAuthentication):
     """Authenticates a request as a Tenant."""
 
     def get_validated_token(self, raw_token: bytes) -> Token:
+        token = verified_tokens.known(raw_token)
+        if token is not None:
+            return token
         try:
             token = super().get_validated_token(raw_token)
         except (OverflowError, ValueError, OSError) as exc:  # a time no datetime can hold
@@ -41,6 +45,7 @@ class TenantJWTAuthentication(JWTAuthentication):
             or expires - time.time() > max_lifetime() + CLOCK_SLACK_SECONDS
         ):
             raise InvalidToken("the token lives longer than tokens may")
+        verified_tokens.keep(raw_token, token)
         return token
 
     def get_user(self, validated_token) -> Tenant:
