@@ -10,7 +10,7 @@ from typing import Any
 from django.db import connection
 
 from audit.models import AuditEntry
-from scheduler_site.plain_inserts import insert_one
+from scheduler_site.plain_inserts import insert_many, insert_one
 
 
 def record(
@@ -41,15 +41,17 @@ def record_many(
     """One entry per target, in as few INSERT statements as the backend allows."""
     if not connection.in_atomic_block:
         raise RuntimeError(f"audit entries {action} written outside the change's transaction")
-    AuditEntry.objects.bulk_create(
-        AuditEntry(
-            tenant_id=tenant_id,
-            actor=actor,
-            action=action,
-            target=str(target),
-            changes=changes or {},
-        )
-        for target, changes in changes_by_target.items()
+    insert_many(
+        [
+            AuditEntry(
+                tenant_id=tenant_id,
+                actor=actor,
+                action=action,
+                target=str(target),
+                changes=changes or {},
+            )
+            for target, changes in changes_by_target.items()
+        ]
     )
 
 

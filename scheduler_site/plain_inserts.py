@@ -9,8 +9,25 @@ profiler. Here each value is only converted for the database, as the ORM convert
 
 from __future__ import annotations
 
-from django.db import connection
+from functools import lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
+
+# Django's own fields of these kinds hand such a value to the database as it is (their
+# conversion returns it unchanged), and every one of Django's fields sends None as NULL:
+# skipping those calls is most of the conversion's time for a batch (44 fields x 500 rows).
+_SENT_AS_IS = {
+    str: {"CharField", "TextField"},
+    int: {
+        "IntegerField",
+        "BigIntegerField",
+        "SmallIntegerField",
+        "PositiveIntegerField",
+        "PositiveBigIntegerField",
+        "PositiveSmallIntegerField",
+    },
+}
 
 
 def insert_head(model: type[Model], fields: list[Field]) -> str:
@@ -21,8 +38,25 @@ def insert_head(model: type[Model], fields: list[Field]) -> str:
 
 
 def db_values(obj: Model, fields: list[Field]) -> list[object]:
-    """The row's values as the database takes them; auto-set fields (updated_at) are set."""
-    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    """The row's values as the database takes them, as `get_db_prep_save` gives them;
+    auto-set fields (updated_at) are set on the object."""
+    database = connections[DEFAULT_DB_ALIAS]  # once, not through the proxy for each value
+    values = []
+    for field in fields:
+        value = field.pre_save(obj, True)
+        if value is not None and type(value) not in _sent_as_is(field):
+            value = field.get_db_prep_save(value, database)
+        values.append(value)
+    return values
+
+
+@lru_cache(maxsize=1024)
+def _sent_as_is(field: Field) -> frozenset[type]:
+    """The value types this field sends unchanged: none for a field not of Django's own."""
+    if not type(field).__module__.startswith("django."):
+        return frozenset()
+    kind = field.get_internal_type()
+    return frozenset(t for t, kinds in _SENT_AS_IS.items() if kind in kinds)
 
 
 def insert_one(obj: Model) -> None:
@@ -39,3 +73,22 @@ def insert_one(obj: Model) -> None:
         if auto is not None:
             obj.pk = connection.ops.last_insert_id(cursor, meta.db_table, auto.column)
     obj._state.adding, obj._state.db = False, connection.alias
+
+
+def insert_many(objs: list[Model]) -> None:
+    """Insert new objects of one model in the caller's transaction, in as few statements as
+    the backend takes (one for 500 tasks on MariaDB); auto ids are not read back."""
+    if not objs:
+        return
+    meta = objs[0]._meta
+    fields = [field for field in meta.concrete_fields if field is not meta.auto_field]
+    head = insert_head(type(objs[0]), fields)
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    size = max(1, connection.ops.bulk_batch_size(fields, objs))
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), size):
+            chunk = objs[start : start + size]
+            params = [value for obj in chunk for value in db_values(obj, fields)]
+            cursor.execute(f"{head} VALUES {', '.join([row] * len(chunk))}", params)
+    for obj in objs:
+        obj._state.adding, obj._state.db = False, connection.alias

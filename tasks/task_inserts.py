@@ -6,25 +6,13 @@ from __future__ import annotations
 
 from django.db import connection
 
-from scheduler_site.plain_inserts import db_values, insert_head
+from scheduler_site.plain_inserts import db_values, insert_head, insert_many
 from tasks.models import Task, Tenant
 
 
 def insert_tasks(tasks: list[Task]) -> None:
     """Insert prepared tasks (their ids set by task_prepare) in the caller's transaction."""
-    if not tasks:
-        return
-    fields = Task._meta.concrete_fields
-    head = insert_head(Task, fields)
-    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    size = max(1, connection.ops.bulk_batch_size(fields, tasks))
-    with connection.cursor() as cursor:
-        for start in range(0, len(tasks), size):
-            chunk = tasks[start : start + size]
-            params = [value for task in chunk for value in db_values(task, fields)]
-            cursor.execute(f"{head} VALUES {', '.join([row] * len(chunk))}", params)
-    for task in tasks:
-        task._state.adding = False  # saved, as bulk_create leaves them
+    insert_many(tasks)
 
 
 def insert_task_if_active(task: Task) -> bool:
