@@ -29,6 +29,9 @@ class HostLookups:
         self._tenant = str(tenant_id)
         self._lookup = configured_lookup()
         self._answers: dict[str, Future | None] = {}  # None: no place in time to ask
+        # URLs this request has found allowed: the same URL in many items of a batch is
+        # checked once (the check was a twelfth of a batch's CPU).
+        self.allowed_urls: set[str] = set()
 
     def remaining(self) -> float:
         return max(0.0, self.deadline - time.monotonic())

@@ -132,7 +132,8 @@ def _check_priority(values: dict, tenant: Tenant) -> None:
 
 def _check_target(values: dict, lookups: HostLookups) -> None:
     rules.check_limits(values)
-    rules.check_url(values["url"], lookups.resolve)
+    if values["url"] not in lookups.allowed_urls:  # its answers are the request's own
+        lookups.allowed_urls.add(rules.check_url(values["url"], lookups.resolve))
     check_callback_urls(values, lookups.resolve)
     rules.check_headers(values.get("headers") or {})
     rules.check_body(values.get("body") or "")

@@ -39,6 +39,15 @@ def test_a_refused_item_gets_its_own_error_and_the_others_are_created(api):
     assert Task.objects.count() == 1
 
 
+def test_a_url_refused_in_one_item_is_refused_in_every_item_that_repeats_it(api):
+    blocked = "http://127.0.0.1:22/hook"
+    items = [cron_task(name=f"ok-{n}") for n in range(3)]
+    items += [cron_task(name=f"bad-{n}", url=blocked) for n in range(2)]
+    response = batch(api, *items)
+    assert statuses(response) == [201, 201, 201, 400, 400]
+    assert all("url" in r["error"]["fields"] for r in response.json()["results"][3:])
+
+
 def test_the_new_tasks_are_inserted_in_one_statement(api):
     """One on MariaDB; SQLite caps a statement's parameters, so as few as it allows."""
     with CaptureQueriesContext(connection) as queries:
