@@ -425,7 +425,8 @@ def task_resume(
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
-    task.status = TaskStatus.ACTIVE if active_now(tenant) else TaskStatus.SUSPENDED
+    tenant.is_active = active_now(tenant)  # by its row: a stop elsewhere is not a second old
+    task.status = running_status(tenant)
     paused_at_run = task.next_run_at
     if not task.is_one_off:
         task.next_run_at = first_run_at(task, timezone.now())
