@@ -10,18 +10,24 @@ from tasks import schedule, sql
 from tasks.models import SkipReason
 from tasks.skip_ledger import Skip
 from tasks.tick_limits import due_schedule
+from tasks.timing import Schedule
 
 Plan = TypeVar("Plan")  # tasks.tick.RunPlan (a NamedTuple with skips)
 
 
-def with_dst_gap(task: sql.DueTask, plan: Plan) -> Plan:
+def with_dst_gap(task: sql.DueTask, plan: Plan, timing: Schedule | None = None) -> Plan:
     """The run due now, whether made or skipped for overlap (one skip for the run, the
-    other wall times it stood for as dst_gap)."""
-    overlapped = any(skip.reason == SkipReason.OVERLAP for skip in plan.skips)
-    due = plan.scheduled_at or (task.next_run_at if overlapped else None)
-    if due is None or not task.cron or task.timezone == "UTC":
+    other wall times it stood for as dst_gap). `timing`: the task's due_schedule, when the
+    tick has it already."""
+    if not task.cron or task.timezone == "UTC":  # no gap: the cheap tests first
         return plan
-    collapsed = schedule.collapsed_into(due_schedule(task).cron, task.timezone, due)
+    due = plan.scheduled_at
+    if due is None and any(skip.reason == SkipReason.OVERLAP for skip in plan.skips):
+        due = task.next_run_at
+    if due is None:
+        return plan
+    cron = (timing or due_schedule(task)).cron
+    collapsed = schedule.collapsed_into(cron, task.timezone, due)
     if collapsed < 2:
         return plan
     skip = Skip(task.id, SkipReason.DST_GAP, due, due, collapsed - 1)

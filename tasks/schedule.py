@@ -42,6 +42,8 @@ MAX_SHIFT = timedelta(hours=3)  # wider than any daylight-saving shift (Troll's 
 HASH_START = re.compile(r"^H(?:[(/]|$)")
 NAMES = re.compile(r"[A-Za-z]{3}")
 HASH_TOKEN = re.compile(r"^H(?:\((\d+)-(\d+)\))?(?:/(\d+))?$")
+NAIVE_EPOCH = datetime(1970, 1, 1)
+UTC_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class InvalidSchedule(ValueError):
@@ -310,20 +312,38 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
     spec = parse_cron(expression)
     if timezone == "UTC":
         wall = next_wall_time(spec, after)
-        if wall is None:
-            return None
-        return datetime(wall.year, wall.month, wall.day, wall.hour, wall.minute, tzinfo=UTC)
+        return None if wall is None else utc_from_naive(wall)
     zone = get_zone(timezone)
     local = after.astimezone(zone)
     if spec.elapsed_hours and _falls_back_near(timezone, after.year, after.month, after.day):
         return _elapsed_run(spec, zone, after, local)
     wall = next_wall_time(spec, local)
+    offset = local.utcoffset()
     while wall is not None:
-        instant = wall_to_utc(wall, zone)
+        instant = _wall_instant(wall, zone, offset)
         if instant > after:
             return instant
         wall = next_wall_time(spec, wall)
     return None
+
+
+def _wall_instant(wall: datetime, zone: ZoneInfo, offset: timedelta) -> datetime:
+    """wall_to_utc(wall, zone), tried first at `offset` (the search's starting offset, which
+    almost every next run shares): one conversion instead of three when the guess reads
+    back at that offset and as the wall time's first occurrence (fold 0: no earlier
+    instant shows that time)."""
+    guess = utc_from_naive(wall - offset)
+    back = guess.astimezone(zone)
+    if not back.fold and back.utcoffset() == offset:
+        return guess
+    return wall_to_utc(wall, zone)
+
+
+def utc_from_naive(moment: datetime) -> datetime:
+    """A naive UTC moment made aware, by arithmetic: on CPython 3.11 `.replace(tzinfo=...)`
+    and the constructor's keyword arguments cost 1 to 1.5 µs a call, the sum 0.1 µs, and the
+    tick converts a few thousand moments a tick."""
+    return UTC_EPOCH + (moment - NAIVE_EPOCH)
 
 
 @lru_cache(maxsize=4096)

@@ -26,6 +26,7 @@ from tasks.dst_gap import with_dst_gap
 from tasks.models import MAX_PRIORITY, MIN_PRIORITY, MisfirePolicy, TaskStatus
 from tasks.skip_ledger import OpenEntry, Skip, record_skips
 from tasks.tick_limits import due_schedule, limited
+from tasks.timing import Schedule
 
 
 @dataclass(frozen=True)
@@ -45,19 +46,20 @@ class RunPlan(NamedTuple):
     skips: tuple[Skip, ...] = ()  # the runs not made, for the ledger, in their order
 
 
-def plan_task(task: sql.DueTask, now: datetime) -> RunPlan:
+def plan_task(task: sql.DueTask, now: datetime, timing: Schedule | None = None) -> RunPlan:
+    """The task's step at `now`, by `timing` (its due_schedule, built once per tick)."""
     due = task.next_run_at
     if not task.cron and not task.interval_seconds:
         return RunPlan(due, None, TaskStatus.COMPLETED)
-    timing = due_schedule(task)
+    timing = timing or due_schedule(task)
     following = timing.next_after(due)
     policy = task.misfire_policy
     if policy == MisfirePolicy.SKIP and _missed(due, now):
         plan = _active(None, timing.next_after(now))
-        return misfire.with_dropped_runs(task, plan, now)
+        return misfire.with_dropped_runs(task, plan, now, timing)
     if policy == MisfirePolicy.RUN_ONCE and following is not None and following <= now:
         plan = _active(due, timing.next_after(now))
-        return misfire.with_dropped_runs(task, plan, now)
+        return misfire.with_dropped_runs(task, plan, now, timing)
     return _active(due, following)
 
 
@@ -109,10 +111,12 @@ def _plan(
 ) -> tuple[list, list[RunPlan], int]:
     jobs, plans, completed = [], [], 0
     native_uuid = connection.features.has_native_uuid_field
+    busy = busy or {}
     for task in due:
+        timing = due_schedule(task) if task.cron or task.interval_seconds else None
         # overlap before the run limit: a skipped run does not count toward max_runs
-        plan, job_status = overlap.with_overlap(plan_task(task, now), task, busy or {})
-        plan = with_dst_gap(task, limited(task, plan))
+        plan, job_status = overlap.with_overlap(plan_task(task, now, timing), task, busy)
+        plan = with_dst_gap(task, limited(task, plan), timing)
         if plan.scheduled_at is not None:  # always the task's next_run_at, read by the insert
             jobs.append((new_id_text(native_uuid), task.id, job_status))
         plans.append(plan)
@@ -138,31 +142,38 @@ def _advances(
             for t, plan in zip(due, plans, strict=True)
         }
         open_entries = record_skips(cursor, skips, before, now)
+    busy, made = busy or {}, made or {}
     advances = []
     for task, plan in zip(due, plans, strict=True):
         made_one = plan.scheduled_at is not None
-        still_open = OpenEntry(task.open_skip_id, task.open_skip_reason)
-        entry = open_entries.get(task.id) or (closed if made_one else still_open)
-        next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
-        skipped = sum(skip.count for skip in plan.skips)
-        remembered = overlap.job_to_remember(task, busy or {}, (made or {}).get(task.id))
-        plain = _plain(task, plan, made_one and not skipped, entry, remembered)
-        advances.append(
-            sql.Advance(
-                task.id, next_run, plan.status, int(made_one), skipped, *entry, remembered, plain
-            )
-        )
+        entry = open_entries.get(task.id) if open_entries else None
+        if entry is None:
+            entry = closed if made_one else OpenEntry(task.open_skip_id, task.open_skip_reason)
+        remembered = overlap.job_to_remember(task, busy, made.get(task.id))
+        advances.append(_advance(task, plan, made_one, entry, remembered))
     return advances
+
+
+def _advance(
+    task: sql.DueTask, plan: RunPlan, made_one: bool, entry: OpenEntry, remembered: str | None
+) -> sql.Advance:
+    next_run = datetime_param(plan.next_run_at) if plan.next_run_at else None
+    # Most steps skip nothing: no generator to sum an empty tuple a thousand times a tick.
+    skipped = sum(skip.count for skip in plan.skips) if plan.skips else 0
+    plain = _plain(task, plan, made_one and not skipped, entry, remembered)
+    return sql.Advance(
+        task.id, next_run, plan.status, int(made_one), skipped, *entry, remembered, plain
+    )
 
 
 def _plain(
     task: sql.DueTask, plan: RunPlan, one_run: bool, entry: OpenEntry, remembered: str | None
 ) -> bool:
     """Whether the step changes only next_run_at and adds one run (the narrow statement)."""
-    unchanged = (task.open_skip_id, task.open_skip_reason) == tuple(entry)
     return (
         one_run
         and plan.status == TaskStatus.ACTIVE
-        and unchanged
-        and (remembered == task.overlap_job_id)
+        and task.open_skip_id == entry.entry_id
+        and task.open_skip_reason == entry.reason
+        and remembered == task.overlap_job_id
     )
