@@ -52,7 +52,8 @@ SQLITE_SUITES := tests/api tests/jobs tests/scheduler tests/executor tests/histo
 	tests/test_admin_labels.py tests/test_admin_callback_jobs.py tests/test_admin_flows.py \
 	tests/console tests/test_admin_timeline.py tests/test_console_charts.py \
 	tests/test_embedded_sqlite.py tests/test_json_logs.py \
-	tests/client/test_sdk_tasks.py tests/client/test_cli.py tests/scheduler_site/test_plain_inserts.py
+	tests/client/test_sdk_tasks.py tests/client/test_cli.py tests/scheduler_site/test_plain_inserts.py \
+	tests/tasks/test_task_inserts.py tests/tasks/test_task_reader.py
 
 test: $(STAMP)
 	@PY=$(PY) TEST_DATABASE_URL=$(TEST_DATABASE_URL) scripts/test_suite.sh $(SQLITE_SUITES)

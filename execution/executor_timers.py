@@ -7,6 +7,7 @@ second comes only the calls and their result writes remain.
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime, timedelta
 
 from execution import metrics
@@ -18,6 +19,9 @@ from jobs.models import JobStatus
 from jobs.queue import JobResult
 from jobs.turns import in_turns
 from tasks.models import CRITICAL_PRIORITY, TaskStatus
+
+MAX_EARLY_SECONDS = 1.0
+log = logging.getLogger("execution.executor")
 
 
 class Timers:
@@ -119,11 +123,15 @@ class Timers:
         # The loop's timers run on the monotonic clock (uvloop's to the millisecond) while
         # `due` is wall time, and a slewed wall clock lags it: a timer may fire just before
         # its instant, and no call may start before the instant its tenant asked for.
+        # A wall clock stepped back (more than any timer's error) is not waited out: the
+        # jobs were claimed for now, and their leases run on.
         early = (due - datetime.now(UTC)).total_seconds()
-        if early > 0:
+        if 0 < early <= MAX_EARLY_SECONDS:
             retry = max(early, 0.001)  # uvloop runs a shorter delay at once
             self._timers[due] = asyncio.get_running_loop().call_later(retry, self._fire, due)
             return
+        if early > MAX_EARLY_SECONDS:
+            log.warning("the wall clock is %.1f s behind the loop's timer: calls go now", early)
         self._timers.pop(due, None)
         group = self.parked.pop(due, [])
         self.count -= len(group)

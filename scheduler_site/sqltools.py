@@ -8,6 +8,14 @@ from datetime import UTC, datetime
 from django.db import connection
 
 
+def share_lock() -> str:
+    """The clause that makes a SELECT read its rows under a shared lock, so that a write in
+    progress on them is waited for rather than read past (READ COMMITTED reads the last
+    committed copy). SQLite needs none: its transactions take the database's write lock
+    when they start (IMMEDIATE), so two writers never overlap."""
+    return " LOCK IN SHARE MODE" if connection.vendor == "mysql" else ""
+
+
 def uuid_param(value: uuid.UUID) -> str:
     """MariaDB's native UUID column takes the dashed form; char(32) columns take hex."""
     return str(value) if connection.features.has_native_uuid_field else value.hex

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 
 from flows.fields import FLOW_KEY_HELP, FlowKeyField
 from tasks.callback_docs import CALLBACK_EXAMPLES, CALLBACK_HELP
@@ -266,6 +267,10 @@ def read_task(data: object) -> dict:
     each bad field, as `is_valid(raise_exception=True)` would. One TaskInput per thread
     reads every request: a new serializer deep-copies all its fields, a quarter of a
     single create's CPU (py-spy, BENCHMARKS.md). Its fields keep no state of a request."""
+    if data is None:  # a JSON null: what `Serializer.errors` says for no data
+        raise serializers.ValidationError(
+            {"non_field_errors": [ErrorDetail("No data provided", code="null")]}
+        )
     reader = getattr(_readers, "task", None)
     if reader is None:
         reader = _readers.task = TaskInput()

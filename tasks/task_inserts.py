@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import connection
 
 from scheduler_site.plain_inserts import db_values, insert_head, insert_many
+from scheduler_site.sqltools import share_lock
 from tasks.models import Task, Tenant
 
 
@@ -18,7 +19,11 @@ def insert_tasks(tasks: list[Task]) -> None:
 def insert_task_if_active(task: Task) -> bool:
     """Insert one prepared task only if its tenant is active by its row, read by the same
     statement (`INSERT ... SELECT ... FROM tenants`): one round trip where a read of the
-    row and an insert were two. Returns False, inserting nothing, for a stopped tenant."""
+    row and an insert were two. Returns False, inserting nothing, for a stopped tenant.
+
+    The row is read under a shared lock: at READ COMMITTED a plain read would see a stop
+    not yet committed as active, and the task would be made after the stop suspended the
+    tenant's tasks. A stop in progress makes the insert wait for it instead."""
     fields = Task._meta.concrete_fields
     values = ", ".join(["%s"] * len(fields))
     params = db_values(task, fields)
@@ -27,11 +32,12 @@ def insert_task_if_active(task: Task) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         made = cursor.rowcount == 1
-    task._state.adding = not made
+    task._state.adding, task._state.db = not made, connection.alias
     return made
 
 
 def _active_tenant() -> str:
     quote = connection.ops.quote_name
     pk, active = Tenant._meta.pk.column, Tenant._meta.get_field("is_active").column
-    return f"{quote(Tenant._meta.db_table)} WHERE {quote(pk)} = %s AND {quote(active)}"
+    where = f"{quote(Tenant._meta.db_table)} WHERE {quote(pk)} = %s AND {quote(active)}"
+    return f"{where}{share_lock()}"

@@ -13,6 +13,9 @@ from __future__ import annotations
 import time
 import uuid
 
+from django.db import connection
+
+from scheduler_site.sqltools import share_lock
 from tasks.models import Tenant
 
 ROW_SECONDS = 1.0
@@ -49,8 +52,15 @@ def _keep(tenant_id: uuid.UUID, now: float, row: tuple) -> None:
 def active_now(tenant: Tenant) -> bool:
     """Whether the tenant is active by its row itself, not the cached copy: what a change
     that makes a task run again decides on (a stop elsewhere within the cached second must
-    not leave it active)."""
-    return bool(Tenant.objects.filter(id=tenant.id).values_list("is_active", flat=True).first())
+    not leave it active). Read under a shared lock: a stop in progress is waited for, not
+    read past as the last committed copy (see scheduler_site.sqltools.share_lock)."""
+    quote = connection.ops.quote_name
+    table, pk = quote(Tenant._meta.db_table), quote(Tenant._meta.pk.column)
+    sql = f"SELECT {quote('is_active')} FROM {table} WHERE {pk} = %s{share_lock()}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Tenant._meta.pk.get_db_prep_value(tenant.id, connection)])
+        row = cursor.fetchone()
+    return bool(row and row[0])
 
 
 def forget_tenants() -> None:

@@ -1,10 +1,11 @@
-"""Tokens whose signature this process has checked, kept until they expire.
+"""Tokens whose signature this process has checked, kept for their next requests.
 
 Checking a token's signature and claims (base64, JSON, HMAC) was a tenth of a single
 create's CPU (py-spy, BENCHMARKS.md), paid again on every request of a client that sends
 the same token all day. A token here is the exact bytes that passed the check: its claims
-cannot change, so only its expiry is looked at again. What can change, the tenant's state
-and its revocation cut-off, is checked on every request by the caller (tasks/auth.py).
+cannot change, so only its expiry is looked at again (an expired one is dropped when it is
+sent again, or with every other when the store is full). What can change, the tenant's
+state and its revocation cut-off, is checked on every request by the caller (tasks/auth.py).
 """
 
 from __future__ import annotations

@@ -10,9 +10,6 @@ from django.db.backends.mysql import base
 from django.db.backends.utils import debug_transaction
 from django.db.utils import DatabaseErrorWrapper
 
-# Errors after which the server has rolled the whole transaction back and left it.
-ENDS_TRANSACTION = frozenset({1213})  # ER_LOCK_DEADLOCK
-
 
 class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self) -> None:
@@ -21,7 +18,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         # autocommit. So a transaction the server ends early (a deadlock victim's, error
         # 1213, or one a DDL statement commits) would leave the rest of the atomic block
         # autocommitting statement by statement, where Django's way groups them in a new
-        # implicit transaction: a deadlock therefore marks the block for rollback
+        # implicit transaction: such an error therefore marks the block for rollback
         # (`TransactionErrors`), and no DDL may run inside a block (the project runs
         # none; its retries wrap the block). Django's `SET autocommit=1` after the block
         # is no round trip: mysqlclient skips a mode the server's last answer reported.
@@ -35,13 +32,25 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
 
 class TransactionErrors(DatabaseErrorWrapper):
-    """Django's error translation, and one more rule: an error that ended the server's
-    transaction inside an atomic block marks the block for rollback, so a caller that
-    catches it there gets TransactionManagementError on its next statement instead of
-    statements that each commit alone."""
+    """Django's error translation, and one more rule: an error after which the server is
+    no longer in the block's transaction (a deadlock victim's, 1213; a full lock table's,
+    1206; a lock wait timeout under innodb_rollback_on_timeout; a lost connection) marks
+    the block for rollback, so a caller that catches it there gets
+    TransactionManagementError on its next statement instead of statements that each
+    commit alone. The server is asked (`@@in_transaction`) only after an error."""
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
-        code = getattr(exc_value, "args", (None,))[:1]
-        if self.wrapper.in_atomic_block and code and code[0] in ENDS_TRANSACTION:
-            self.wrapper.needs_rollback = True
+        wrapper = self.wrapper
+        driver_error = isinstance(exc_value, base.Database.DatabaseError)
+        if driver_error and wrapper.in_atomic_block and not wrapper.needs_rollback:
+            wrapper.needs_rollback = not _still_in_transaction(wrapper)
         super().__exit__(exc_type, exc_value, traceback)
+
+
+def _still_in_transaction(wrapper: DatabaseWrapper) -> bool:
+    try:
+        with wrapper.connection.cursor() as cursor:  # the driver's: no wrapping again
+            cursor.execute("SELECT @@in_transaction")
+            return bool(cursor.fetchone()[0])
+    except base.Database.Error:  # the connection is gone: so is the transaction
+        return False

@@ -48,6 +48,14 @@ def test_a_url_refused_in_one_item_is_refused_in_every_item_that_repeats_it(api)
     assert all("url" in r["error"]["fields"] for r in response.json()["results"][3:])
 
 
+def test_an_allowed_host_on_another_port_is_checked_again_in_the_same_batch(api):
+    allowed = cron_task(name="ok")["url"]  # a public address on 443
+    on_22 = allowed.replace("https://93.184.216.34/", "https://93.184.216.34:22/")
+    assert on_22 != allowed
+    response = batch(api, cron_task(name="ok"), cron_task(name="ssh", url=on_22))
+    assert statuses(response) == [201, 400]
+
+
 def test_the_new_tasks_are_inserted_in_one_statement(api):
     """One on MariaDB; SQLite caps a statement's parameters, so as few as it allows."""
     with CaptureQueriesContext(connection) as queries:

@@ -1,5 +1,6 @@
 """The executor's timers: a parked job is offered to the call pool at its instant, never
-before it, even on a loop whose clock runs ahead of the wall clock."""
+before it, even on a loop whose clock runs ahead of the wall clock; but a wall clock that
+fell more than a second behind (stepped back) does not hold the calls."""
 
 from __future__ import annotations
 
@@ -11,18 +12,18 @@ from tests.executor.test_call_pool import close, held, started_pool, wait_for
 
 
 class FastClockLoop(asyncio.SelectorEventLoop):
-    """A loop whose clock gains a fifth on the wall clock, as a slewed clock may: a timer
-    set for one second runs out after 0.83 s of wall time."""
+    """A loop whose clock gains on the wall clock (by a fifth, as a slewed wall clock may
+    lag: a timer set for one second runs out after 0.83 s of wall time)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rate: float = 1.2) -> None:
         super().__init__()
-        self._start = super().time()
+        self._start, self._rate = super().time(), rate
 
     def time(self) -> float:
-        return self._start + (super().time() - self._start) * 1.2
+        return self._start + (super().time() - self._start) * self._rate
 
 
-def offered_at(endpoint, due_in: float) -> tuple[datetime, datetime]:
+def offered_at(endpoint, due_in: float, rate: float = 1.2) -> tuple[datetime, datetime]:
     async def scenario() -> tuple[datetime, datetime]:
         pool = await started_pool()
         timers = Timers(pool=pool, outbox=pool.outbox)
@@ -35,7 +36,7 @@ def offered_at(endpoint, due_in: float) -> tuple[datetime, datetime]:
         await close(pool)
         return job.job.next_attempt_at, seen[0]
 
-    loop = FastClockLoop()
+    loop = FastClockLoop(rate)
     try:
         return loop.run_until_complete(scenario())
     finally:
@@ -50,3 +51,9 @@ def test_a_parked_job_is_offered_at_its_instant_on_a_fast_clock(endpoint):
 def test_a_parked_job_is_offered_soon_after_its_instant(endpoint):
     due, offered = offered_at(endpoint, due_in=0.5)
     assert (offered - due).total_seconds() < 0.1
+
+
+def test_a_wall_clock_stepped_back_over_a_second_does_not_hold_the_calls(endpoint):
+    # At three times the wall's pace, the timer for 3 s runs out 2 s before the instant.
+    due, offered = offered_at(endpoint, due_in=3.0, rate=3.0)
+    assert 1.0 < (due - offered).total_seconds() < 2.5

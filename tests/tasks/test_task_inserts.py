@@ -2,7 +2,12 @@
 they were made: a batch's as a single create's, a single create's as its answer said, JSON
 fields, times and the auto-set updated_at included."""
 
-from tasks.models import Task
+import pytest
+
+from scheduler_site.errors import Conflict
+from tasks.models import Task, Tenant
+from tasks.serializers import read_task
+from tasks.services import task_create
 from tests.conftest import cron_task
 
 
@@ -35,3 +40,13 @@ def test_a_single_create_reads_back_as_its_answer_said(api):
     read = api.get(f"/v1/tasks/{answer.json()['id']}")
     assert read.json() == answer.json()
     assert read["ETag"] == answer["ETag"]
+
+
+def test_a_create_for_a_tenant_stopped_since_its_copy_was_read_inserts_nothing(tenant):
+    Tenant.objects.filter(id=tenant.id).update(max_tasks=0)  # no quota: the INSERT decides
+    copy = Tenant.objects.get(id=tenant.id)  # as the token's check cached it: active
+    Tenant.objects.filter(id=tenant.id).update(is_active=False)
+    with pytest.raises(Conflict) as refused:
+        task_create(tenant=copy, actor="tests", read_data=lambda: read_task(cron_task()))
+    assert refused.value.code == "tenant_stopped"
+    assert not Task.objects.filter(tenant=tenant).exists()
