@@ -30,8 +30,13 @@ def one_pair(n: int, args, endpoint) -> tuple[float, float, list]:
     rates: dict[str, float] = {}
     for variant in order:
         if variant == "throughput":
-            rates[variant], _ = executor_run(
-                args.executors, endpoint.url, args.throughput_jobs, args.concurrency, endpoint.work
+            rates[variant], _, _ = executor_run(
+                args.executors,
+                "uvloop",  # the executor's default loop, as the burst's executors run
+                endpoint.url,
+                args.throughput_jobs,
+                args.concurrency,
+                endpoint.work,
             )
         else:
             result = run_ours(f"burst {n}", burst, endpoint.url, endpoint.record, endpoint.work)
