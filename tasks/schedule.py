@@ -31,6 +31,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from croniter import CroniterError, croniter
 
+from scheduler_site.sqltools import NAIVE_EPOCH, UTC_EPOCH
+
 FIELD_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 6))
 # `H` in the day-of-month field stays within days every month has.
 HASH_RANGES = ((0, 59), (0, 23), (1, 28), (1, 12), (0, 6))
@@ -42,8 +44,6 @@ MAX_SHIFT = timedelta(hours=3)  # wider than any daylight-saving shift (Troll's 
 HASH_START = re.compile(r"^H(?:[(/]|$)")
 NAMES = re.compile(r"[A-Za-z]{3}")
 HASH_TOKEN = re.compile(r"^H(?:\((\d+)-(\d+)\))?(?:/(\d+))?$")
-NAIVE_EPOCH = datetime(1970, 1, 1)
-UTC_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class InvalidSchedule(ValueError):

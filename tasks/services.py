@@ -420,12 +420,14 @@ def task_can_pause(task: Task) -> bool:
 def task_resume(
     *, tenant: Tenant, actor: str, task_id: uuid.UUID, expected_version: int | None
 ) -> Task:
+    # The tenant's row before the task's, in a stop's order; by the row itself, as a stop
+    # made elsewhere within the token's cached second must not leave the task active.
+    tenant.is_active = active_now(tenant)
     task = _locked_for_edit(tenant, task_id, expected_version)
     if task.status in RUNNING:
         return task
     if task.status != TaskStatus.PAUSED:
         raise Conflict(f"a {task.status} task cannot be resumed", code="invalid_state")
-    tenant.is_active = active_now(tenant)  # by its row: a stop elsewhere is not a second old
     task.status = running_status(tenant)
     paused_at_run = task.next_run_at
     if not task.is_one_off:

@@ -17,6 +17,7 @@ from tasks import sql
 from tasks.models import Task, TaskStatus
 from tasks.skip_ledger import OpenEntry, record_skips
 from tasks.stopped_runs import resumed_run
+from tasks.tenant_cache import active_by_row
 
 RESUME_BATCH = 500
 # What resumed_run and the ledger read (tasks/timing.py schedule_of among them).
@@ -38,6 +39,11 @@ def tasks_resume_for_tenant(*, tenant_id: uuid.UUID, now: datetime) -> int:
     resumed, after = 0, None
     while True:
         with transaction.atomic():
+            # A stop made between two batches ends the resume: the stop suspended what was
+            # active then, and the batches left must stay suspended with it. The tenant's
+            # row first, under a shared lock, as a stop takes it before the tasks.
+            if not active_by_row(tenant_id):
+                return resumed
             batch = _next_suspended(tenant_id, after)
             if not batch:
                 return resumed

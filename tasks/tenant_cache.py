@@ -52,13 +52,18 @@ def _keep(tenant_id: uuid.UUID, now: float, row: tuple) -> None:
 def active_now(tenant: Tenant) -> bool:
     """Whether the tenant is active by its row itself, not the cached copy: what a change
     that makes a task run again decides on (a stop elsewhere within the cached second must
-    not leave it active). Read under a shared lock: a stop in progress is waited for, not
+    not leave it active)."""
+    return active_by_row(tenant.id)
+
+
+def active_by_row(tenant_id: uuid.UUID) -> bool:
+    """The row's is_active, read under a shared lock: a stop in progress is waited for, not
     read past as the last committed copy (see scheduler_site.sqltools.share_lock)."""
     quote = connection.ops.quote_name
     table, pk = quote(Tenant._meta.db_table), quote(Tenant._meta.pk.column)
     sql = f"SELECT {quote('is_active')} FROM {table} WHERE {pk} = %s{share_lock()}"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Tenant._meta.pk.get_db_prep_value(tenant.id, connection)])
+        cursor.execute(sql, [Tenant._meta.pk.get_db_prep_value(tenant_id, connection)])
         row = cursor.fetchone()
     return bool(row and row[0])
 

@@ -6,6 +6,7 @@ from jobs.models import Job
 from jobs.queue import claim_jobs
 from tasks.models import Task
 from tasks.services import task_pause, task_resume
+from tasks.suspension import tasks_resume_for_tenant
 from tasks.tenants import tenant_deactivate, tenant_reactivate
 from tasks.tick import run_tick
 
@@ -40,6 +41,14 @@ def test_the_tick_goes_on_for_other_tenants(add_task, tenant, other_tenant):
     tenant_deactivate(actor="tests", tenant=tenant)
     run_tick(now=NOW)
     assert list(Job.objects.values_list("task_id", flat=True)) == [theirs.id]
+
+
+def test_a_resume_whose_tenant_is_stopped_again_leaves_its_tasks_suspended(add_task, tenant):
+    # The stop lands between the resume's tenant row and its batches of tasks.
+    task = add_task(next_run_at=NOW - timedelta(minutes=1))
+    tenant_deactivate(actor="tests", tenant=tenant)
+    assert tasks_resume_for_tenant(tenant_id=tenant.id, now=NOW) == 0
+    assert Task.objects.get(id=task.id).status == "suspended"
 
 
 def test_a_resumed_tenants_missed_runs_follow_the_misfire_policy(add_task, tenant):

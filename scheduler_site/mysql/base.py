@@ -8,7 +8,7 @@ from functools import cached_property
 
 from django.db.backends.mysql import base
 from django.db.backends.utils import debug_transaction
-from django.db.utils import DatabaseErrorWrapper
+from django.db.utils import DatabaseErrorWrapper, Error
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -37,20 +37,27 @@ class TransactionErrors(DatabaseErrorWrapper):
     1206; a lock wait timeout under innodb_rollback_on_timeout; a lost connection) marks
     the block for rollback, so a caller that catches it there gets
     TransactionManagementError on its next statement instead of statements that each
-    commit alone. The server is asked (`@@in_transaction`) only after an error."""
+    commit alone. MariaDB is asked (`@@in_transaction`), only after an error."""
 
     def __exit__(self, exc_type, exc_value, traceback) -> None:
         wrapper = self.wrapper
         driver_error = isinstance(exc_value, base.Database.DatabaseError)
         if driver_error and wrapper.in_atomic_block and not wrapper.needs_rollback:
-            wrapper.needs_rollback = not _still_in_transaction(wrapper)
+            wrapper.needs_rollback = not _still_in_transaction(wrapper, exc_value)
         super().__exit__(exc_type, exc_value, traceback)
 
 
-def _still_in_transaction(wrapper: DatabaseWrapper) -> bool:
+# On MySQL, which has no @@in_transaction: the errors after which InnoDB has rolled the
+# whole transaction back (deadlock, lock table full) or the session is gone.
+ENDS_TRANSACTION = frozenset({1206, 1213, 2006, 2013})
+
+
+def _still_in_transaction(wrapper: DatabaseWrapper, error: Exception) -> bool:
     try:
+        if not wrapper.mysql_is_mariadb:  # the server's version, read once per connection
+            return not (error.args and error.args[0] in ENDS_TRANSACTION)
         with wrapper.connection.cursor() as cursor:  # the driver's: no wrapping again
             cursor.execute("SELECT @@in_transaction")
             return bool(cursor.fetchone()[0])
-    except base.Database.Error:  # the connection is gone: so is the transaction
+    except (base.Database.Error, Error):  # the connection is gone: so is the transaction
         return False

@@ -52,13 +52,16 @@ def during_a_stop(tenant: Tenant, request: Callable[[], object]) -> object:
             connections.close_all()
 
     thread = threading.Thread(target=run)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while thread.is_alive() and not lock_waits() and time.monotonic() < deadline:
-        time.sleep(0.15)  # innodb_trx is refreshed only when not read for 0.1 s
-    stop.commit()
-    stop.close()
+    try:
+        thread.start()
+        deadline = time.monotonic() + 10
+        while thread.is_alive() and not lock_waits() and time.monotonic() < deadline:
+            time.sleep(0.15)  # innodb_trx is refreshed only when not read for 0.1 s
+        stop.commit()
+    finally:
+        stop.close()  # never leave the stop's locks held past the test
     thread.join(timeout=30)
+    assert "value" in answer, "the request raised or never came back"
     return answer["value"]
 
 
