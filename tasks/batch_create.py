@@ -20,6 +20,7 @@ from audit.changes import fields_of
 from audit.record import record, record_many
 from flows.usage import mark_tenant_uses_flows
 from scheduler_site.errors import ApplicationError, QuotaExceeded, Unprocessable, error_body
+from scheduler_site.plain_inserts import insert_many
 from tasks.callback_urls import all_urls
 from tasks.host_lookups import HostLookups
 from tasks.models import Task, Tenant
@@ -28,7 +29,6 @@ from tasks.rate_limit import give_back_creation_tokens
 from tasks.rules import names_to_resolve
 from tasks.secrets import secret_hosts
 from tasks.services import task_prepare, task_replay
-from tasks.task_inserts import insert_tasks
 
 MAX_BATCH = 500
 # The batch's entry names its first tasks only; each task made has its own task.create.
@@ -103,7 +103,7 @@ def _create(
         room = room_for_tasks(tenant, len(fresh)) if fresh else 0
         admitted = set(list(fresh)[:room] if room is not None else fresh)
         made = [task for index, task in fresh.items() if index in admitted]
-        insert_tasks(made)
+        insert_many(made)
         if any(task.flow_key for task in made):
             mark_tenant_uses_flows(tenant)
         _record_batch(tenant, actor, made)

@@ -22,6 +22,7 @@ from scheduler_site.errors import (
     ValidationFailed,
 )
 from scheduler_site.ids import new_id
+from scheduler_site.plain_inserts import insert_many
 from scheduler_site.preconditions import ANY_VERSION
 from tasks import rules, schedule, schedule_rules
 from tasks.callback_urls import check_callback_urls
@@ -35,7 +36,7 @@ from tasks.rate_limit import give_back_creation_tokens, take_creation_token
 from tasks.secret_hosts import check_secret_destination
 from tasks.secrets import secret_hosts
 from tasks.task_events import task_changed, task_has_waiting_jobs
-from tasks.task_inserts import insert_task_if_active, insert_tasks
+from tasks.task_inserts import insert_task_if_active
 from tasks.task_names import with_name
 from tasks.tenant_cache import active_now
 from tasks.timing import ONE_MICROSECOND, schedule_of
@@ -232,7 +233,7 @@ def task_insert(*, tenant: Tenant, actor: str, task: Task, data: dict) -> None:
     for a tenant stopped since its token was checked (409 `tenant_stopped`)."""
     if quota(tenant, "max_tasks"):
         check_task_quota(tenant)  # locks the tenant's row, which says whether it is active
-        insert_tasks([task])
+        insert_many([task])
     elif not insert_task_if_active(task):  # reads the row in the INSERT itself
         raise tenant_stopped()
     if task.flow_key:

@@ -59,13 +59,23 @@ def active_now(tenant: Tenant) -> bool:
 def active_by_row(tenant_id: uuid.UUID) -> bool:
     """The row's is_active, read under a shared lock: a stop in progress is waited for, not
     read past as the last committed copy (see scheduler_site.sqltools.share_lock)."""
-    quote = connection.ops.quote_name
-    table, pk = quote(Tenant._meta.db_table), quote(Tenant._meta.pk.column)
-    sql = f"SELECT {quote('is_active')} FROM {table} WHERE {pk} = %s{share_lock()}"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [Tenant._meta.pk.get_db_prep_value(tenant_id, connection)])
-        row = cursor.fetchone()
-    return bool(row and row[0])
+        cursor.execute(f"SELECT 1 FROM {active_tenant_row()}", [tenant_pk(tenant_id)])
+        return cursor.fetchone() is not None
+
+
+def active_tenant_row() -> str:
+    """`table WHERE id = %s AND is_active` under a shared lock: the tenant's row if it is
+    active, what a create or a resume decides by (one parameter: tenant_pk)."""
+    quote = connection.ops.quote_name
+    pk, active = Tenant._meta.pk.column, Tenant._meta.get_field("is_active").column
+    where = f"{quote(Tenant._meta.db_table)} WHERE {quote(pk)} = %s AND {quote(active)}"
+    return f"{where}{share_lock()}"
+
+
+def tenant_pk(tenant_id: uuid.UUID) -> object:
+    """The tenant's id as the database takes it."""
+    return Tenant._meta.pk.get_db_prep_value(tenant_id, connection)
 
 
 def forget_tenants() -> None:
