@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from croniter import CroniterError, croniter
 
 from scheduler_site.sqltools import NAIVE_EPOCH, UTC_EPOCH
+from tasks.steady_offsets import MAX_SHIFT, day_number, steady_between, steady_offset
 
 FIELD_RANGES = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 6))
 # `H` in the day-of-month field stays within days every month has.
@@ -40,7 +41,6 @@ MACROS = {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", 
 SEARCH_YEARS = 9  # long enough for 29 February across a skipped leap year
 ONE_MINUTE = timedelta(minutes=1)
 ONE_SECOND = timedelta(seconds=1)
-MAX_SHIFT = timedelta(hours=3)  # wider than any daylight-saving shift (Troll's is 2 hours)
 HASH_START = re.compile(r"^H(?:[(/]|$)")
 NAMES = re.compile(r"[A-Za-z]{3}")
 HASH_TOKEN = re.compile(r"^H(?:\((\d+)-(\d+)\))?(?:/(\d+))?$")
@@ -314,6 +314,13 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
         wall = next_wall_time(spec, after)
         return None if wall is None else utc_from_naive(wall)
     zone = get_zone(timezone)
+    steady = _steady_run(spec, zone, after)
+    return steady if steady is not None else searched_run(spec, timezone, after)
+
+
+def searched_run(spec: CronSpec, timezone: str, after: datetime) -> datetime | None:
+    """next_run_after through the zone's rules, near a change of offset or not."""
+    zone = get_zone(timezone)
     local = after.astimezone(zone)
     if spec.elapsed_hours and _falls_back_near(timezone, after.year, after.month, after.day):
         return _elapsed_run(spec, zone, after, local)
@@ -325,6 +332,25 @@ def next_run_after(expression: str, timezone: str, after: datetime) -> datetime 
             return instant
         wall = next_wall_time(spec, wall)
     return None
+
+
+def _steady_run(spec: CronSpec, zone: ZoneInfo, after: datetime) -> datetime | None:
+    """The next run found by subtraction when the zone keeps one offset from MAX_SHIFT
+    before `after` to MAX_SHIFT past the run (tasks/steady_offsets.py): no gap, no repeated
+    hour and no second occurrence can lie there. None: search through the zone's rules
+    (near a change, or a run more than a week away)."""
+    day = day_number(after)
+    offset = steady_offset(zone, day)
+    if offset is None:
+        return None
+    wall = next_wall_time(spec, after - UTC_EPOCH + NAIVE_EPOCH + offset)
+    if wall is None:
+        return None
+    naive = wall - offset
+    last = (naive - NAIVE_EPOCH).days
+    if last != day and (last - day > 7 or steady_between(zone, day + 1, last) != offset):
+        return None
+    return utc_from_naive(naive)
 
 
 def _wall_instant(wall: datetime, zone: ZoneInfo, offset: timedelta) -> datetime:
@@ -433,13 +459,19 @@ def gap_wall_times(expression: str, timezone: str, instant: datetime) -> tuple[d
     return tuple(walls)
 
 
-@lru_cache(maxsize=65536)
 def collapsed_into(expression: str, timezone: str, instant: datetime) -> int:
     """How many wall-clock times of a fixed-hour expression the run at `instant` stands for
     when a spring-forward gap collapsed them into it (0 when it ends no gap; a 1 is a time
     moved to the gap end). A wildcard or step hour runs in elapsed time, where the gap loses
     nothing (`* * * * *` runs at 00:59 and 01:00 UTC in Madrid): 0 as well."""
-    if timezone == "UTC" or parse_cron(expression).elapsed_hours:
+    if timezone == "UTC" or steady_offset(get_zone(timezone), day_number(instant)) is not None:
+        return 0  # no gap ends within hours of the instant: the common case, without a search
+    return _collapsed_near_change(expression, timezone, instant)
+
+
+@lru_cache(maxsize=65536)
+def _collapsed_near_change(expression: str, timezone: str, instant: datetime) -> int:
+    if parse_cron(expression).elapsed_hours:
         return 0
     return len(gap_wall_times(expression, timezone, instant))
 
