@@ -84,7 +84,7 @@ class ExecutorProcess(LoopProcess):
             on_drained=self.wake,
             liveness=self.liveness,
         )
-        self.timers = Timers(pool=self.pool, outbox=self.outbox)
+        self.timers = Timers(pool=self.pool, outbox=self.outbox, horizon_seconds=horizon_seconds)
         max_held = min(max_held, max(claim_batch, HELD_PER_SLOT * concurrency))
         limits = RoundLimits(
             horizon_seconds=horizon_seconds,

@@ -33,8 +33,11 @@ class Timers:
     is kept a slot; one that leaves without being offered goes to `pool.forget`.
     """
 
-    def __init__(self, *, pool: CallPool, outbox: Outbox) -> None:
+    def __init__(self, *, pool: CallPool, outbox: Outbox, horizon_seconds: float = 5.0) -> None:
         self.pool = pool
+        # A claimed job is due within the claim's horizon by the database's clock: a longer
+        # wait by this machine's clock means the clock is behind, and is cut short.
+        self.longest_wait = horizon_seconds + MAX_EARLY_SECONDS
         self.outbox = outbox
         self.parked: dict[datetime, list[HeldJob]] = {}  # by due instant
         self.pace = FlowPace()  # rate-limited flows' calls, as this executor offers them
@@ -69,13 +72,26 @@ class Timers:
             if due <= now:
                 due_now.append(held)
                 continue
-            self._park(held, due, now, loop)
+            self._park(held, due, now, loop, longest=self.longest_wait)
         self._offer(due_now)
 
-    def _park(self, held: HeldJob, due: datetime, now: datetime, loop) -> None:
+    def _park(
+        self, held: HeldJob, due: datetime, now: datetime, loop, longest: float | None = None
+    ) -> None:
+        """Hold the job until `due`; a timer armed for longer than `longest` seconds fires
+        then instead (and _fire, finding the wall clock still before `due`, calls now)."""
         if due not in self.parked:
             self.parked[due] = []
             delay = (due - now).total_seconds()
+            if longest is not None and delay > longest:
+                log.warning(
+                    "a job claimed for %s is %.1f s ahead of this machine's clock: the clock"
+                    " is behind the database's; it goes in %.1f s",
+                    due.isoformat(),
+                    delay,
+                    longest,
+                )
+                delay = longest
             self._timers[due] = loop.call_later(delay, self._fire, due)
         self.parked[due].append(held)
         self.count += 1

@@ -23,16 +23,18 @@ class FastClockLoop(asyncio.SelectorEventLoop):
         return self._start + (super().time() - self._start) * self._rate
 
 
-def offered_at(endpoint, due_in: float, rate: float = 1.2) -> tuple[datetime, datetime]:
+def offered_at(
+    endpoint, due_in: float, rate: float = 1.2, horizon: float = 5.0
+) -> tuple[datetime, datetime]:
     async def scenario() -> tuple[datetime, datetime]:
         pool = await started_pool()
-        timers = Timers(pool=pool, outbox=pool.outbox)
+        timers = Timers(pool=pool, outbox=pool.outbox, horizon_seconds=horizon)
         seen: list[datetime] = []
         offer = pool.offer
         pool.offer = lambda h: (seen.append(datetime.now(UTC)), offer(h))
         job = held(endpoint.url("/ok"), "a", due_in=due_in)
         timers.take([job], frozenset())
-        await wait_for(lambda: seen, timeout=5)
+        await wait_for(lambda: seen, timeout=10)
         await close(pool)
         return job.job.next_attempt_at, seen[0]
 
@@ -57,3 +59,13 @@ def test_a_wall_clock_stepped_back_over_a_second_does_not_hold_the_calls(endpoin
     # At three times the wall's pace, the timer for 3 s runs out 2 s before the instant.
     due, offered = offered_at(endpoint, due_in=3.0, rate=3.0)
     assert 1.0 < (due - offered).total_seconds() < 2.5
+
+
+def test_a_job_due_beyond_the_claim_horizon_waits_at_most_the_horizon_and_a_second(endpoint):
+    # Claimed for 8 s ahead with a horizon of 0.5 s: by the database's clock it was due
+    # within 0.5 s, so this machine's clock is behind, and the call goes after 1.5 s.
+    started = datetime.now(UTC)
+    due, offered = offered_at(endpoint, due_in=8.0, rate=1.0, horizon=0.5)
+    waited = (offered - started).total_seconds()
+    assert 1.4 < waited < 3.0
+    assert offered < due
