@@ -100,12 +100,12 @@ def _create(
                 first_with_key[key] = index
             results[index] = _prepared(tenant, item, index, fresh, lookups, hosts_by_name)
     with transaction.atomic():
+        if any(task.flow_key for task in fresh.values()):  # first: see flows.usage
+            mark_tenant_uses_flows(tenant)
         room = room_for_tasks(tenant, len(fresh)) if fresh else 0
         admitted = set(list(fresh)[:room] if room is not None else fresh)
         made = [task for index, task in fresh.items() if index in admitted]
         insert_many(made)
-        if any(task.flow_key for task in made):
-            mark_tenant_uses_flows(tenant)
         _record_batch(tenant, actor, made)
         _record_creates(tenant, actor, [(fresh[i], items[i].data) for i in sorted(admitted)])
     for index in fresh:

@@ -231,13 +231,13 @@ def task_create(
 def task_insert(*, tenant: Tenant, actor: str, task: Task, data: dict) -> None:
     """Save a prepared task in the caller's transaction, within the quota, audited; never
     for a tenant stopped since its token was checked (409 `tenant_stopped`)."""
+    if task.flow_key:  # first: see flows.usage (a stop refuses the insert, undoing the mark)
+        mark_tenant_uses_flows(tenant)
     if quota(tenant, "max_tasks"):
         check_task_quota(tenant)  # locks the tenant's row, which says whether it is active
         insert_many([task])
     elif not insert_task_if_active(task):  # reads the row in the INSERT itself
         raise tenant_stopped()
-    if task.flow_key:
-        mark_tenant_uses_flows(tenant)
     _record(task, actor, "task.create", fields_of(task, data))
 
 
