@@ -3,12 +3,16 @@ the values the ORM would send, on either database."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.db import connection, transaction
 
 from audit.models import AuditEntry
 from scheduler_site.plain_inserts import db_values, insert_many, insert_one
 from tasks.models import Task
+from tasks.serializers import read_task
+from tasks.services import task_prepare
 from tests.conftest import cron_task
 
 pytestmark = pytest.mark.django_db
@@ -45,3 +49,14 @@ def test_many_objects_go_in_together():
         insert_many(entries)
     stored = AuditEntry.objects.filter(action="many").order_by("id")
     assert [entry.target for entry in stored] == [str(n) for n in range(700)]
+
+
+def test_a_prepared_tasks_values_are_the_ones_the_orm_sends(tenant):
+    """Before it is saved a task holds its choices as enum members and its ids as UUIDs
+    (a task read back holds text): each is sent as the ORM sends it."""
+    data = read_task(cron_task(labels={"a": "b"}, overlap="skip", method="PUT"))
+    task = task_prepare(tenant=tenant, data=data)
+    assert type(task.status) is not str and type(task.id) is uuid.UUID
+    fields = [field for field in Task._meta.concrete_fields if not getattr(field, "auto_now", 0)]
+    assert db_values(task, fields) == orm_values(task, fields)
+    assert [type(v) for v in db_values(task, fields)] == [type(v) for v in orm_values(task, fields)]
