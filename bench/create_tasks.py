@@ -132,7 +132,10 @@ def main() -> None:
             url = f"{base}/v1/tasks/batch"
             # A connection per batch: gunicorn's workers each take whole connections, and
             # four kept-alive ones could all land on one worker, halving the rate of a run
-            # at random (3,500 or 7,000 tasks/s, alternately, on the same code).
+            # at random (3,500 or 7,000 tasks/s, alternately, on the same code). The floor
+            # and the singles keep their kept-alive connections (a connect per request
+            # would be most of a /healthz): eight of them, which two workers may split
+            # unevenly, so their ratio varies by run (BENCHMARKS.md).
             response = requests.post(
                 url, json={"tasks": tasks}, headers=headers | {"Connection": "close"}, timeout=120
             )

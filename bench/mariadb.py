@@ -31,16 +31,18 @@ def connect(database: str, *, fresh: bool = False) -> MySQLdb.Connection:
     return connection
 
 
-def wait_for_purge(cursor, *, below: int = 1, timeout: float = 30.0) -> None:
-    """Until InnoDB's purge of old row versions is done, or `timeout`. The history list counts
-    transactions, not rows (one UPDATE of 50,000 rows is one entry), so only an empty list
-    means done; it is server-wide, so another engineer's load can keep it up."""
+def wait_for_purge(cursor, *, below: int = 1, timeout: float = 30.0) -> bool:
+    """Until InnoDB's purge of old row versions is done (True), or `timeout` (False). The
+    history list counts transactions, not rows (one UPDATE of 50,000 rows is one entry), so
+    only an empty list means done; it is server-wide, so another engineer's load can keep
+    it up."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         cursor.execute(PURGE_BACKLOG, ["trx_rseg_history_len"])
         if cursor.fetchone()[0] < below:
-            return
+            return True
         time.sleep(0.2)
+    return False
 
 
 def machine_line(cursor) -> str:

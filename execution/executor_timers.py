@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 
 from execution import metrics
@@ -21,6 +22,7 @@ from jobs.turns import in_turns
 from tasks.models import CRITICAL_PRIORITY, TaskStatus
 
 MAX_EARLY_SECONDS = 1.0
+CLOCK_WARNING_SECONDS = 60.0
 log = logging.getLogger("execution.executor")
 
 
@@ -38,6 +40,8 @@ class Timers:
         # A claimed job is due within the claim's horizon by the database's clock: a longer
         # wait by this machine's clock means the clock is behind, and is cut short.
         self.longest_wait = horizon_seconds + MAX_EARLY_SECONDS
+        self._cut_short: set[datetime] = set()  # the due instants whose wait was cut
+        self._warned_at = -CLOCK_WARNING_SECONDS  # monotonic
         self.outbox = outbox
         self.parked: dict[datetime, list[HeldJob]] = {}  # by due instant
         self.pace = FlowPace()  # rate-limited flows' calls, as this executor offers them
@@ -84,17 +88,26 @@ class Timers:
             self.parked[due] = []
             delay = (due - now).total_seconds()
             if longest is not None and delay > longest:
-                log.warning(
-                    "a job claimed for %s is %.1f s ahead of this machine's clock: the clock"
-                    " is behind the database's; it goes in %.1f s",
+                self._clock_warning(
+                    "a job claimed for %s is %.1f s ahead of this machine's clock, which is"
+                    " behind the database's: it goes in %.1f s",
                     due.isoformat(),
                     delay,
                     longest,
                 )
                 delay = longest
+                self._cut_short.add(due)
             self._timers[due] = loop.call_later(delay, self._fire, due)
         self.parked[due].append(held)
         self.count += 1
+
+    def _clock_warning(self, message: str, *args) -> None:
+        """At most one warning a minute: a clock off by seconds would say so for every due
+        instant (retries' instants are microseconds apart)."""
+        now = time.monotonic()
+        if now - self._warned_at >= CLOCK_WARNING_SECONDS:
+            self._warned_at = now
+            log.warning(message, *args)
 
     def _settle_stopped(self, stopped_tasks: dict[str, str]) -> None:
         """Every job of these tasks is marked before any is settled (see take)."""
@@ -132,6 +145,7 @@ class Timers:
         self.parked.clear()
         self._timers.clear()
         self._offering.clear()
+        self._cut_short.clear()
         self.count = 0
         self.pool.give_back_waiting()
 
@@ -142,12 +156,17 @@ class Timers:
         # A wall clock stepped back (more than any timer's error) is not waited out: the
         # jobs were claimed for now, and their leases run on.
         early = (due - datetime.now(UTC)).total_seconds()
+        if due in self._cut_short:  # its wait was cut at the horizon: it goes now
+            self._cut_short.discard(due)
+            early = 0.0
         if 0 < early <= MAX_EARLY_SECONDS:
             retry = max(early, 0.001)  # uvloop runs a shorter delay at once
             self._timers[due] = asyncio.get_running_loop().call_later(retry, self._fire, due)
             return
         if early > MAX_EARLY_SECONDS:
-            log.warning("the wall clock is %.1f s behind the loop's timer: calls go now", early)
+            self._clock_warning(
+                "the wall clock is %.1f s behind the loop's timer: calls go now", early
+            )
         self._timers.pop(due, None)
         group = self.parked.pop(due, [])
         self.count -= len(group)

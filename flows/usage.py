@@ -4,6 +4,8 @@ The mark is never taken back: a tenant that stops naming flows costs the claim o
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from tasks.models import Tenant
 
 
@@ -17,4 +19,6 @@ def mark_tenant_uses_flows(tenant: Tenant) -> None:
     if tenant.uses_flows:
         return
     Tenant.objects.filter(id=tenant.id, uses_flows=False).update(uses_flows=True)
-    tenant.uses_flows = True
+    # Only once the mark is committed: a batch that rolls back (a key taken meanwhile) and
+    # plans again with the same tenant object must write the mark again.
+    transaction.on_commit(lambda: setattr(tenant, "uses_flows", True))

@@ -335,7 +335,7 @@ def searched_run(spec: CronSpec, timezone: str, after: datetime) -> datetime | N
 
 
 def _steady_run(spec: CronSpec, zone: ZoneInfo, after: datetime) -> datetime | None:
-    """The next run found by subtraction when the zone keeps one offset from MAX_SHIFT
+    """The next run found by subtraction when the zone keeps one offset from LOOK_BACK
     before `after` to MAX_SHIFT past the run (tasks/steady_offsets.py): no gap, no repeated
     hour and no second occurrence can lie there. None: search through the zone's rules
     (near a change, or a run more than a week away)."""

@@ -1,10 +1,10 @@
 """Whether a time zone keeps one UTC offset through a whole UTC day, and which.
 
 The next-run search and the gap count need the daylight-saving rules only near a change of
-offset; almost every day of almost every zone has none. Knowing that a day (with MAX_SHIFT
-on either side) keeps one offset lets them turn wall times into instants by subtraction,
-with no conversion through the zone at all. Each (zone, day) is sampled once per process
-and kept: the tick asks about the same few days of a few hundred zones all day long.
+offset; almost every day of almost every zone has none. Knowing that a day (with LOOK_BACK
+before it and MAX_SHIFT after) keeps one offset lets them turn wall times into instants by
+subtraction, with no conversion through the zone at all. Each (zone, day) is sampled once
+per process and kept: the tick asks about the same few days of a few hundred zones all day.
 """
 
 from __future__ import annotations
@@ -18,9 +18,13 @@ from scheduler_site.sqltools import UTC_EPOCH
 # Wider than any daylight-saving shift (Antarctica/Troll's is two hours): a wall time within
 # MAX_SHIFT of a steady day can be no other day's too.
 MAX_SHIFT = timedelta(hours=3)
+# Wider than any change of offset at all (+14 to -12 hours): a change backwards by S hours
+# repeats the wall times of the S hours after it, so a steady day needs no change that far
+# before it (Pacific/Kwajalein went back 23 hours in 1969).
+LOOK_BACK = timedelta(hours=27)
 # No offset of any zone lasts less than this: sampled this often, a change cannot hide.
 SAMPLE = timedelta(minutes=15)
-_SAMPLES = int((timedelta(days=1) + 2 * MAX_SHIFT) / SAMPLE)
+_SAMPLES = int((LOOK_BACK + timedelta(days=1) + MAX_SHIFT) / SAMPLE)
 ONE_DAY = timedelta(days=1)
 
 
@@ -31,10 +35,10 @@ def day_number(instant: datetime) -> int:
 
 @lru_cache(maxsize=65536)
 def steady_offset(zone: ZoneInfo, day: int) -> timedelta | None:
-    """The zone's offset if it holds from MAX_SHIFT before the UTC day `day` to MAX_SHIFT
+    """The zone's offset if it holds from LOOK_BACK before the UTC day `day` to MAX_SHIFT
     after it, else None (an offset changes then, or the day is beyond the calendar)."""
     try:
-        moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(days=day) - MAX_SHIFT
+        moment = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(days=day) - LOOK_BACK
         offset = moment.astimezone(zone).utcoffset()
         for _ in range(_SAMPLES):
             moment += SAMPLE

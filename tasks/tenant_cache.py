@@ -58,10 +58,18 @@ def active_now(tenant: Tenant) -> bool:
 
 def active_by_row(tenant_id: uuid.UUID) -> bool:
     """The row's is_active, read under a shared lock: a stop in progress is waited for, not
-    read past as the last committed copy (see scheduler_site.sqltools.share_lock)."""
+    read past as the last committed copy (see scheduler_site.sqltools.share_lock). The row
+    is selected whatever its state, so the lock is held on a stopped tenant's row too (at
+    READ COMMITTED a locking read lets go of rows its WHERE leaves out): a reactivation
+    waits for the caller that found the tenant stopped."""
+    quote = connection.ops.quote_name
+    table, pk = quote(Tenant._meta.db_table), quote(Tenant._meta.pk.column)
+    active = quote(Tenant._meta.get_field("is_active").column)
+    sql = f"SELECT {active} FROM {table} WHERE {pk} = %s{share_lock()}"
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {active_tenant_row()}", [tenant_pk(tenant_id)])
-        return cursor.fetchone() is not None
+        cursor.execute(sql, [tenant_pk(tenant_id)])
+        row = cursor.fetchone()
+    return bool(row and row[0])
 
 
 def active_tenant_row() -> str:

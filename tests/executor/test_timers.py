@@ -67,5 +67,5 @@ def test_a_job_due_beyond_the_claim_horizon_waits_at_most_the_horizon_and_a_seco
     started = datetime.now(UTC)
     due, offered = offered_at(endpoint, due_in=8.0, rate=1.0, horizon=0.5)
     waited = (offered - started).total_seconds()
-    assert 1.4 < waited < 3.0
+    assert 1.4 < waited < 2.2  # cut at 1.5 s, not waited again once fired
     assert offered < due

@@ -8,8 +8,9 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
+from flows.usage import mark_tenant_uses_flows
 from tasks.batch_create import BatchItem, tasks_create_batch
 from tasks.models import Task, Tenant
 from tasks.serializers import read_task
@@ -47,13 +48,18 @@ def at_once(work: list) -> list[BaseException]:
 
 
 def single(tenant: Tenant, n: int):
+    """A create as a request makes it: with a tenant object of its own."""
     body = cron_task(name=f"t{n}", flow_key=f"flow-{n % 2}")
-    return lambda: task_create(tenant=tenant, actor="test", read_data=lambda: read_task(body))
+    return lambda: task_create(
+        tenant=Tenant.objects.get(id=tenant.id), actor="test", read_data=lambda: read_task(body)
+    )
 
 
 def batch(tenant: Tenant, n: int):
     items = [BatchItem(read_task(cron_task(name=f"b{n}-{i}", flow_key="f"))) for i in range(3)]
-    return lambda: tasks_create_batch(tenant=tenant, actor="test", items=items)
+    return lambda: tasks_create_batch(
+        tenant=Tenant.objects.get(id=tenant.id), actor="test", items=items
+    )
 
 
 def test_first_flow_named_creates_at_once_are_all_made():
@@ -70,3 +76,17 @@ def test_first_flow_named_batches_at_once_are_all_made():
     assert errors == []
     assert Task.objects.count() == TENANTS * AT_ONCE * 3
     assert all(t.uses_flows for t in Tenant.objects.all())
+
+
+def test_a_mark_rolled_back_is_written_again_by_the_same_tenant_object():
+    """A batch that loses a key to a concurrent request rolls back and plans again with the
+    same tenant object: its second try must still mark the tenant."""
+    tenant = Tenant.objects.create(name="retried")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        mark_tenant_uses_flows(tenant)
+        raise RuntimeError("a key taken meanwhile")
+    assert not tenant.uses_flows
+    assert not Tenant.objects.get(id=tenant.id).uses_flows
+    with transaction.atomic():
+        mark_tenant_uses_flows(tenant)
+    assert tenant.uses_flows and Tenant.objects.get(id=tenant.id).uses_flows

@@ -22,6 +22,7 @@ EXPRESSIONS = [
     "59 23 * * *",
 ]
 CHANGES = [
+    ("Pacific/Kwajalein", datetime(1969, 9, 30, tzinfo=UTC)),  # back 23 hours
     ("Europe/Madrid", datetime(2026, 3, 29, tzinfo=UTC)),  # spring forward at 02:00
     ("Europe/Madrid", datetime(2026, 10, 25, tzinfo=UTC)),  # fall back at 03:00
     ("America/New_York", datetime(2026, 11, 1, tzinfo=UTC)),
@@ -64,8 +65,17 @@ def test_a_day_of_change_is_not_steady_and_its_neighbours_are():
     change = day_number(datetime(2026, 3, 29, tzinfo=UTC))
     assert steady_offset(madrid, change) is None
     assert steady_offset(madrid, change - 1) is None  # the change is within hours of its end
+    assert steady_offset(madrid, change + 1) is None  # within a day before it
     assert steady_offset(madrid, change - 2) == timedelta(hours=1)
-    assert steady_offset(madrid, change + 1) == timedelta(hours=2)
+    assert steady_offset(madrid, change + 2) == timedelta(hours=2)
+
+
+def test_wall_times_repeated_by_a_change_back_of_most_of_a_day_run_at_their_first_pass():
+    # Kwajalein went from +11 to -12 on 1969-09-30: the wall times of the next 23 hours
+    # came twice, and a fixed-hour run takes the first of them.
+    after = datetime(1969, 10, 1, tzinfo=UTC)
+    fast, searched = both("30 13 * * *", "Pacific/Kwajalein", after)
+    assert fast == searched == datetime(1969, 10, 2, 1, 30, tzinfo=UTC)
 
 
 def test_a_zone_that_never_changes_is_steady_every_day():
