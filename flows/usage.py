@@ -13,9 +13,10 @@ def mark_tenant_uses_flows(tenant: Tenant) -> None:
     """In the caller's transaction, so the mark commits with the task that needs it, and
     before the create reads the tenant's row: the UPDATE takes the row's exclusive lock
     first. After a shared read (the create's check that the tenant is active), two
-    creates would each hold the shared lock and wait for the other's to upgrade, and
-    MariaDB would kill one as a deadlock. A mark whose create is then refused (a tenant
-    stopped, a quota used up) costs the claim at most one read per round."""
+    creates (or edits) would each hold the shared lock and wait for the other's to upgrade,
+    and MariaDB would kill one as a deadlock. A refusal that raises rolls the mark back with
+    the rest; a batch whose items the quota refuses keeps it, which costs the claim at most
+    one read per round."""
     if tenant.uses_flows:
         return
     Tenant.objects.filter(id=tenant.id, uses_flows=False).update(uses_flows=True)

@@ -325,6 +325,8 @@ def task_update(
 ) -> Task:
     """Apply `changes` to the task; with `keep_version_if_unchanged` (the upsert by name), a
     change that changes no field saves nothing, so a declarative sync applied twice is a no-op."""
+    if changes.get("flow_key"):  # first: the tenant's row before the task's (flows.usage)
+        mark_tenant_uses_flows(tenant)
     task = _locked_for_edit(tenant, task_id, expected_version)
     values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
     before = fields_of(task, {*values, *changes})
@@ -348,8 +350,6 @@ def task_update(
         if was_finished and task.status in RUNNING:
             check_task_quota(tenant)  # a finished task running again counts again
         fields += ["next_run_at", "status"]
-    if changes.get("flow_key"):
-        mark_tenant_uses_flows(tenant)
     changed = field_changes(before, fields_of(task, before))
     if not changed and keep_version_if_unchanged:
         return task
