@@ -37,8 +37,11 @@ class Timers:
 
     def __init__(self, *, pool: CallPool, outbox: Outbox, horizon_seconds: float = 5.0) -> None:
         self.pool = pool
-        # A claimed job is due within the claim's horizon by the database's clock: a longer
-        # wait by this machine's clock means the clock is behind, and is cut short.
+        # A claimed job is due within the claim's horizon by the database's clock, which
+        # also runs its lease: a longer wait by this machine's clock means the two clocks
+        # disagree, and it is cut short, so the call goes before the lease runs out and
+        # another executor takes the job. The database's clock wins (the call may then go
+        # early by this machine's clock, if this clock was the right one).
         self.longest_wait = horizon_seconds + MAX_EARLY_SECONDS
         self._cut_short: set[datetime] = set()  # the due instants whose wait was cut
         self._warned_at = -CLOCK_WARNING_SECONDS  # monotonic
@@ -89,8 +92,9 @@ class Timers:
             delay = (due - now).total_seconds()
             if longest is not None and delay > longest:
                 self._clock_warning(
-                    "a job claimed for %s is %.1f s ahead of this machine's clock, which is"
-                    " behind the database's: it goes in %.1f s",
+                    "a job claimed for %s is %.1f s ahead by this machine's clock, beyond the"
+                    " claim's horizon: this clock and the database's disagree; it goes in"
+                    " %.1f s, before its lease (on the database's clock) runs out",
                     due.isoformat(),
                     delay,
                     longest,
@@ -154,7 +158,8 @@ class Timers:
         # `due` is wall time, and a slewed wall clock lags it: a timer may fire just before
         # its instant, and no call may start before the instant its tenant asked for.
         # A wall clock stepped back (more than any timer's error) is not waited out: the
-        # jobs were claimed for now, and their leases run on.
+        # jobs were claimed for now, and their leases run on. Nor is a wait cut at the
+        # claim's horizon (__init__): there too the database's clock rules.
         early = (due - datetime.now(UTC)).total_seconds()
         if due in self._cut_short:  # its wait was cut at the horizon: it goes now
             self._cut_short.discard(due)

@@ -325,8 +325,6 @@ def task_update(
 ) -> Task:
     """Apply `changes` to the task; with `keep_version_if_unchanged` (the upsert by name), a
     change that changes no field saves nothing, so a declarative sync applied twice is a no-op."""
-    if changes.get("flow_key"):  # first: the tenant's row before the task's (flows.usage)
-        mark_tenant_uses_flows(tenant)
     task = _locked_for_edit(tenant, task_id, expected_version)
     values = {field: getattr(task, field) for field in EDITABLE_FIELDS}
     before = fields_of(task, {*values, *changes})
@@ -338,6 +336,11 @@ def task_update(
         _check_secret(values, tenant)
     if "priority" in changes:
         _check_priority(values, tenant)
+    if changes.get("flow_key"):
+        # After the name lookups (no tenant's row held through them), before any shared
+        # read of the row (a finished task running again): flows.usage. The task's row
+        # first, the tenant's after, as every edit takes them.
+        mark_tenant_uses_flows(tenant)
     schedule_before = _schedule_of(task)
     missed_while_paused = paused_so_far(task, timezone.now())  # by the schedule it had
     for field, value in values.items():

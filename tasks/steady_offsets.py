@@ -18,14 +18,13 @@ from scheduler_site.sqltools import UTC_EPOCH
 # Wider than any daylight-saving shift (Antarctica/Troll's is two hours): a wall time within
 # MAX_SHIFT of a steady day can be no other day's too.
 MAX_SHIFT = timedelta(hours=3)
-# Wider than any change of offset at all (+14 to -12 hours): a change backwards by S hours
-# repeats the wall times of the S hours after it, so a steady day needs no change that far
-# before it (Pacific/Kwajalein went back 23 hours in 1969).
+# Wider than any two offsets of one zone apart (25.5 hours at most in tzdata: Apia's): a
+# change backwards by S hours repeats the wall times of the S hours after it, so a steady
+# day needs no change that far before it (Pacific/Kwajalein went back 23 hours in 1969).
 LOOK_BACK = timedelta(hours=27)
 # No offset of any zone lasts less than this: sampled this often, a change cannot hide.
 SAMPLE = timedelta(minutes=15)
 _SAMPLES = int((LOOK_BACK + timedelta(days=1) + MAX_SHIFT) / SAMPLE)
-ONE_DAY = timedelta(days=1)
 
 
 def day_number(instant: datetime) -> int:

@@ -74,7 +74,7 @@ def active_by_row(tenant_id: uuid.UUID) -> bool:
 
 def active_tenant_row() -> str:
     """`table WHERE id = %s AND is_active` under a shared lock: the tenant's row if it is
-    active, what a create or a resume decides by (one parameter: tenant_pk)."""
+    active, what a create's INSERT ... SELECT decides by (one parameter: tenant_pk)."""
     quote = connection.ops.quote_name
     pk, active = Tenant._meta.pk.column, Tenant._meta.get_field("is_active").column
     where = f"{quote(Tenant._meta.db_table)} WHERE {quote(pk)} = %s AND {quote(active)}"

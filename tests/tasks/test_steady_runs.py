@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tasks.schedule import get_zone, next_run_after, parse_cron, searched_run
+from tasks.schedule import _steady_run, get_zone, next_run_after, parse_cron, searched_run
 from tasks.steady_offsets import day_number, steady_offset
 
 EXPRESSIONS = [
@@ -82,3 +82,24 @@ def test_a_zone_that_never_changes_is_steady_every_day():
     tokyo = get_zone("Asia/Tokyo")
     first = day_number(datetime(2026, 1, 1, tzinfo=UTC))
     assert {steady_offset(tokyo, day) for day in range(first, first + 366)} == {timedelta(hours=9)}
+
+
+def test_a_quiet_day_is_answered_by_subtraction():
+    """The equivalence tests above would pass with no shortcut at all: here it is taken."""
+    after = datetime(2026, 6, 10, 8, 0, 0, 250000, tzinfo=UTC)
+    found = _steady_run(parse_cron("30 2 * * *"), get_zone("Europe/Madrid"), after)
+    assert found == datetime(2026, 6, 11, 0, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("zone", "after"),
+    [
+        ("America/New_York", datetime(1880, 5, 3, 7, 12, 9, 123456, tzinfo=UTC)),  # -4:56:02
+        ("Europe/Amsterdam", datetime(1925, 2, 1, 11, 0, 59, 999999, tzinfo=UTC)),  # +0:19:32
+        ("Europe/Madrid", datetime(2091, 7, 1, 23, 59, 59, 500000, tzinfo=UTC)),  # by rule
+    ],
+)
+def test_offsets_with_seconds_microseconds_and_far_years_find_the_searched_run(zone, after):
+    for expression in EXPRESSIONS:
+        fast, searched = both(expression, zone, after)
+        assert fast == searched, (expression, zone, after)
