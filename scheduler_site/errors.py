@@ -7,12 +7,23 @@ import logging
 import math
 
 from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 logger = logging.getLogger(__name__)
+
+# MariaDB's answers to a transaction it rolled back whole to break a cycle of row locks
+# (1213), or that waited past innodb_lock_wait_timeout (1205).
+DEADLOCK_CODES = frozenset({1213, 1205})
+
+
+def deadlock_victim(exc: BaseException) -> bool:
+    """Whether the database rolled the transaction back whole for a lock it could not get:
+    nothing of it was written, and the same work may be done again."""
+    return isinstance(exc, OperationalError) and bool(exc.args) and exc.args[0] in DEADLOCK_CODES
 
 
 class ApplicationError(Exception):
@@ -130,6 +141,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response(404, "not_found", "not found")
     if isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    if deadlock_victim(exc):
+        return _lost_a_race(exc, context)
     response = exception_handler(exc, context)
     if response is None:
         logger.exception("unhandled error in %s", context.get("view"))
@@ -143,3 +156,17 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         if header in response:
             shaped[header] = response[header]
     return shaped
+
+
+def _lost_a_race(exc: Exception, context: dict) -> Response:
+    """Two requests took the same rows in opposite orders (a resume and a tenant's first
+    flow-named edit of one task, say), and the database rolled this one back: a retry, not
+    a server error."""
+    logger.warning("%s was rolled back by the database (%s)", context.get("view"), exc.args[0])
+    response = error_response(
+        409,
+        "busy",
+        "the request met a concurrent change of the same rows and was undone; try again",
+    )
+    response["Retry-After"] = "1"
+    return response

@@ -8,7 +8,7 @@ import time
 from django.db import connection, transaction
 from django.db.utils import OperationalError
 
-DEADLOCK_CODES = {1213, 1205}
+from scheduler_site.errors import DEADLOCK_CODES
 
 
 def retrying_deadlocks(operation, attempts: int = 5):
