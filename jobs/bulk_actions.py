@@ -18,6 +18,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from django.db import transaction
 from django.db.models import QuerySet
@@ -25,6 +26,7 @@ from django.db.models import QuerySet
 from audit.record import record
 from jobs.bulk_cancel import jobs_cancel_waiting
 from jobs.bulk_retry import jobs_retry_dead
+from jobs.queue.transactions import retrying_deadlocks
 from tasks.models import Tenant
 
 BATCH_SIZE = 500
@@ -82,15 +84,27 @@ def act_on_matching(
         batch = list((ids.filter(id__gt=after) if after else ids)[:batch_size])
         if not batch and number > 1:  # the last batch was full: nothing more to record
             return outcome
-        with transaction.atomic():
-            count, refused = act(batch) if batch else (0, Counter())
-            outcome.count += count
-            outcome.refused.update(refused)
-            _audit(tenant, note, BatchNote(operation, number, count, refused))
+        count, refused = retrying_deadlocks(
+            partial(_act_on_batch, tenant, note, act, batch, (operation, number))
+        )
+        outcome.count += count
+        outcome.refused.update(refused)
         if len(batch) < batch_size:
             return outcome
         after = batch[-1]
         number += 1
+
+
+@transaction.atomic
+def _act_on_batch(
+    tenant: Tenant, note: AuditNote, act: Callable, batch: list, at: tuple[str, int]
+) -> tuple[int, Counter]:
+    """One batch and its audit entry, in one transaction, run again whole when the database
+    refuses it a row lock: a lost race with a single job's retry or cancel does not end the
+    request after its earlier batches committed."""
+    count, refused = act(batch) if batch else (0, Counter())
+    _audit(tenant, note, BatchNote(*at, count, refused))
+    return count, refused
 
 
 @dataclass(frozen=True)

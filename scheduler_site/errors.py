@@ -7,23 +7,14 @@ import logging
 import math
 
 from django.core.exceptions import PermissionDenied
-from django.db import OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from scheduler_site.sqltools import deadlock_victim
+
 logger = logging.getLogger(__name__)
-
-# MariaDB's answers to a transaction it rolled back whole to break a cycle of row locks
-# (1213), or that waited past innodb_lock_wait_timeout (1205).
-DEADLOCK_CODES = frozenset({1213, 1205})
-
-
-def deadlock_victim(exc: BaseException) -> bool:
-    """Whether the database rolled the transaction back whole for a lock it could not get:
-    nothing of it was written, and the same work may be done again."""
-    return isinstance(exc, OperationalError) and bool(exc.args) and exc.args[0] in DEADLOCK_CODES
 
 
 class ApplicationError(Exception):
@@ -159,14 +150,15 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 def _lost_a_race(exc: Exception, context: dict) -> Response:
-    """Two requests took the same rows in opposite orders (a resume and a tenant's first
-    flow-named edit of one task, say), and the database rolled this one back: a retry, not
-    a server error."""
-    logger.warning("%s was rolled back by the database (%s)", context.get("view"), exc.args[0])
+    """The database refused this request's transaction a row lock: another write to the same
+    rows took them in the other order (a resume and a tenant's first flow-named edit of one
+    task, say), or held them past the lock wait. Its transaction was rolled back whole; a 503
+    with Retry-After, which the SDK and most clients send again, not a 500."""
+    logger.warning("%s was refused a row lock: %s", context.get("view"), exc)
     response = error_response(
-        409,
+        503,
         "busy",
-        "the request met a concurrent change of the same rows and was undone; try again",
+        "a concurrent change held the same rows; this request's transaction was undone, try again",
     )
     response["Retry-After"] = "1"
     return response

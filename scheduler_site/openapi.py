@@ -55,14 +55,15 @@ WHY = {
     422: "this `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
     428: "`If-Match` is missing (`precondition_required`)",
     429: "too many requests or task creations (`rate_limited`); see `Retry-After`",
-    503: "a store did not answer (`unavailable`); try again",
+    503: "a store did not answer (`unavailable`), or a concurrent write held the same rows and"
+    " this request's transaction was undone (`busy`); try again after `Retry-After`",
 }
 
 RETRY_AFTER = OpenApiParameter(
     "Retry-After",
     OpenApiTypes.INT,
     OpenApiParameter.HEADER,
-    response=[429],
+    response=[429, 503],
     description="seconds to wait before trying again",
 )
 
@@ -123,10 +124,11 @@ PAGE = [
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:
     """The error responses of a route: always 400 (any request can be malformed, if only in
-    its Host), 401 and 429 (the tenant's request budget), plus the given statuses."""
+    its Host), 401, 429 (the tenant's request budget) and 503 (a row lock refused, a store
+    down), plus the given statuses."""
     return {
         status: OpenApiResponse(ErrorBody, description=WHY[status])
-        for status in sorted({400, 401, 429, *statuses})
+        for status in sorted({400, 401, 429, 503, *statuses})
     }
 
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime
 
-from django.db import connection
+from django.db import OperationalError, connection
+
+# MariaDB's answers to a lock a statement could not get: 1213, the whole transaction undone
+# to break a cycle of row locks; 1205, the wait ran past innodb_lock_wait_timeout (only the
+# statement is undone, and the atomic block it leaves rolls back the rest).
+DEADLOCK_CODES = frozenset({1213, 1205})
+
+
+def deadlock_victim(exc: BaseException) -> bool:
+    """Whether `exc` is the database refusing a row lock (see DEADLOCK_CODES): once the
+    atomic block it leaves has rolled back, the same work may be done again."""
+    return isinstance(exc, OperationalError) and bool(exc.args) and exc.args[0] in DEADLOCK_CODES
 
 
 def share_lock() -> str:

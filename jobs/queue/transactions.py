@@ -8,7 +8,7 @@ import time
 from django.db import connection, transaction
 from django.db.utils import OperationalError
 
-from scheduler_site.errors import DEADLOCK_CODES
+from scheduler_site.sqltools import DEADLOCK_CODES
 
 
 def retrying_deadlocks(operation, attempts: int = 5):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from flows.usage import mark_tenant_uses_flows
 from tasks.batch_create import BatchItem, tasks_create_batch
@@ -16,6 +16,7 @@ from tasks.models import Task, Tenant
 from tasks.serializers import read_task
 from tasks.services import task_create
 from tests.conftest import cron_task
+from tests.db_threads import in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TENANTS, AT_ONCE = 12, 6
@@ -29,19 +30,7 @@ def _mariadb_only(db):
 def at_once(work: list) -> list[BaseException]:
     """Run every callable in its own thread, released together; the errors they raised."""
     start, errors = threading.Barrier(len(work)), []
-
-    def run(job) -> None:
-        try:
-            start.wait()
-            job()
-        except BaseException as exc:  # noqa: BLE001 - every failure is the test's answer
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in work]
-    for thread in threads:
-        thread.start()
+    threads = [in_thread(lambda job=job: (start.wait(), job()), errors) for job in work]
     for thread in threads:
         thread.join(timeout=60)
     return errors

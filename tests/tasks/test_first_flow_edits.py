@@ -6,7 +6,6 @@ as a deadlock (1213). MariaDB only: SQLite's writers never overlap."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -18,6 +17,7 @@ from tasks.models import Task, TaskStatus, Tenant
 from tasks.serializers import read_task
 from tasks.services import task_create, task_update
 from tests.conftest import one_off_task
+from tests.db_threads import in_thread
 from tests.tasks.row_locks import wait_for_lock_waits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,19 +58,8 @@ def released_together(tenant: Tenant, work: list[Callable[[], object]]) -> list[
     with holder.cursor() as cursor:
         cursor.execute("SELECT id FROM tenants WHERE id = %s FOR UPDATE", [tenant.id.hex])
     errors: list[BaseException] = []
-
-    def run(job: Callable[[], object]) -> None:
-        try:
-            job()
-        except BaseException as exc:  # noqa: BLE001 - every failure is the test's answer
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in work]
     try:
-        for thread in threads:
-            thread.start()
+        threads = [in_thread(job, errors) for job in work]
         wait_for_lock_waits(len(work))
         holder.commit()
     finally:

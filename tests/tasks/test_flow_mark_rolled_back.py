@@ -16,6 +16,7 @@ from tasks.models import Task, Tenant
 from tasks.serializers import read_task
 from tasks.services import task_prepare
 from tests.conftest import cron_task
+from tests.db_threads import in_thread
 from tests.tasks.row_locks import wait_for_lock_waits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,18 +40,6 @@ def key_taken_meanwhile(tenant: Tenant, key: str, ready, release) -> None:
         connections.close_all()
 
 
-def batch_in_a_thread(tenant: Tenant, items: list[BatchItem], out: list) -> threading.Thread:
-    def run() -> None:
-        try:
-            out.extend(tasks_create_batch(tenant=tenant, actor="test", items=items))
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread
-
-
 def test_a_batch_retried_after_losing_a_key_still_marks_its_tenant():
     tenant = Tenant.objects.create(name="retried", max_tasks=0)
     ready, release = threading.Event(), threading.Event()
@@ -62,7 +51,10 @@ def test_a_batch_retried_after_losing_a_key_still_marks_its_tenant():
         BatchItem(read_task(cron_task(name="fresh", flow_key="f"))),
     ]
     results: list[ItemResult] = []
-    batch = batch_in_a_thread(Tenant.objects.get(id=tenant.id), items, results)
+    by_request = Tenant.objects.get(id=tenant.id)  # a Tenant object of the request's own
+    batch = in_thread(
+        lambda: results.extend(tasks_create_batch(tenant=by_request, actor="test", items=items))
+    )
     try:
         wait_for_lock_waits(1)
     finally:
