@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from django.db import IntegrityError, OperationalError, transaction
 
-from jobs.queue import DEADLOCK_CODES
+from scheduler_site.sqltools import deadlock_victim
 
 T = TypeVar("T")
 ATTEMPTS = 5
@@ -26,9 +26,7 @@ def retried(operation: Callable[[], T]) -> T:
             if attempt == ATTEMPTS - 1:
                 raise
         except OperationalError as exc:
-            if (exc.args[0] if exc.args else None) not in DEADLOCK_CODES:
-                raise
-            if attempt == ATTEMPTS - 1:
+            if not deadlock_victim(exc) or attempt == ATTEMPTS - 1:
                 raise
         time.sleep(0.01 * (attempt + 1))
     raise AssertionError("unreachable")

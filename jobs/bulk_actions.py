@@ -30,6 +30,10 @@ from jobs.queue.transactions import retrying_deadlocks
 from tasks.models import Tenant
 
 BATCH_SIZE = 500
+# A batch the database undid to break a deadlock is run again at once; one whose lock wait
+# ran out (1205, after DATABASE_READ_TIMEOUT_SECONDS) is not: five such waits would outlast
+# the proxy's minute, and a lock held that long (a migration's, say) is not let go soon.
+DEADLOCK_ONLY = frozenset({1213})
 
 # A batch's action: the ids of one batch -> (how many it acted on, refusals by reason).
 Action = Callable[[list], tuple[int, Counter]]
@@ -85,7 +89,8 @@ def act_on_matching(
         if not batch and number > 1:  # the last batch was full: nothing more to record
             return outcome
         count, refused = retrying_deadlocks(
-            partial(_act_on_batch, tenant, note, act, batch, (operation, number))
+            partial(_act_on_batch, tenant, note, act, batch, (operation, number)),
+            codes=DEADLOCK_ONLY,
         )
         outcome.count += count
         outcome.refused.update(refused)
@@ -100,8 +105,8 @@ def _act_on_batch(
     tenant: Tenant, note: AuditNote, act: Callable, batch: list, at: tuple[str, int]
 ) -> tuple[int, Counter]:
     """One batch and its audit entry, in one transaction, run again whole when the database
-    refuses it a row lock: a lost race with a single job's retry or cancel does not end the
-    request after its earlier batches committed."""
+    undoes it to break a deadlock: a lost race with a single job's retry or cancel does not
+    end the request after its earlier batches committed."""
     count, refused = act(batch) if batch else (0, Counter())
     _audit(tenant, note, BatchNote(*at, count, refused))
     return count, refused

@@ -150,15 +150,17 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
 
 
 def _lost_a_race(exc: Exception, context: dict) -> Response:
-    """The database refused this request's transaction a row lock: another write to the same
-    rows took them in the other order (a resume and a tenant's first flow-named edit of one
-    task, say), or held them past the lock wait. Its transaction was rolled back whole; a 503
-    with Retry-After, which the SDK and most clients send again, not a 500."""
-    logger.warning("%s was refused a row lock: %s", context.get("view"), exc)
+    """The database refused this request's transaction a lock: another write took the same
+    rows in the other order (a resume and a tenant's first flow-named edit of one task, say),
+    or held a lock past the wait. The transaction was rolled back (a bulk action's earlier
+    batches stay committed); a 503 with Retry-After, which the SDK and most clients send
+    again, not a 500."""
+    logger.warning("%s was refused a lock: %s", context.get("view"), exc)
     response = error_response(
         503,
         "busy",
-        "a concurrent change held the same rows; this request's transaction was undone, try again",
+        "the database refused this request a lock in time (a concurrent change); what it "
+        "had not committed was undone, try again",
     )
     response["Retry-After"] = "1"
     return response

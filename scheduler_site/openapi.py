@@ -1,8 +1,8 @@
 """Shared pieces of the OpenAPI description: the one error shape, headers, pagination.
 
-Views say which error statuses each route can answer with `errors(...)`; 400, 401 and 429
-are always among them (any request can be malformed; every route needs a token and takes
-one of the tenant's request budget).
+Views say which error statuses each route can answer with `errors(...)`; 400, 401, 429 and
+503 are always among them (any request can be malformed; every route needs a token and takes
+one of the tenant's request budget; the database may refuse any request a lock in time).
 """
 
 from __future__ import annotations
@@ -55,8 +55,9 @@ WHY = {
     422: "this `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
     428: "`If-Match` is missing (`precondition_required`)",
     429: "too many requests or task creations (`rate_limited`); see `Retry-After`",
-    503: "a store did not answer (`unavailable`), or a concurrent write held the same rows and"
-    " this request's transaction was undone (`busy`); try again after `Retry-After`",
+    503: "the database refused a lock in time, a concurrent change holding it (`busy`), or,"
+    " on a route that reads the history store, that store did not answer (`unavailable`);"
+    " try again after `Retry-After`",
 }
 
 RETRY_AFTER = OpenApiParameter(

@@ -11,14 +11,15 @@ from django.db.utils import OperationalError
 from scheduler_site.sqltools import DEADLOCK_CODES
 
 
-def retrying_deadlocks(operation, attempts: int = 5):
-    """Run a write transaction again when the database picked it as a deadlock victim."""
+def retrying_deadlocks(operation, attempts: int = 5, codes: frozenset = DEADLOCK_CODES):
+    """Run a write transaction again when the database refused it a lock with one of
+    `codes`: by default a deadlock (1213) or a lock wait run out (1205)."""
     for attempt in range(attempts):
         try:
             return operation()
         except OperationalError as exc:
             code = exc.args[0] if exc.args else None
-            if code not in DEADLOCK_CODES or attempt == attempts - 1:
+            if code not in codes or attempt == attempts - 1:
                 raise
             time.sleep(0.01 * (attempt + 1))
     raise AssertionError("unreachable")

@@ -16,12 +16,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 from audit.models import AuditEntry
 from jobs import bulk_actions
+from jobs.models import Job
 from tasks.models import Task, TaskStatus, Tenant
-from tests.api.bulk_jobs import add_job, statuses
+from tests.api.bulk_jobs import add_job
 from tests.conftest import client_for, cron_task
 from tests.db_threads import in_thread
 from tests.tasks.row_locks import lock_waits, wait_for_lock_waits
@@ -54,8 +55,7 @@ def test_a_deadlock_victim_is_answered_503_busy_and_the_other_request_is_made():
     tenant = Tenant.objects.create(name="races")
     task = paused_task(tenant)
     edit, resume = client_for(tenant), client_for(tenant)
-    answers: list = []
-    threads: list[threading.Thread] = []
+    answers, errors, threads = [], [], []
     holder = connections.create_connection("default")
     try:
         holder.set_autocommit(False)
@@ -63,20 +63,20 @@ def test_a_deadlock_victim_is_answered_503_busy_and_the_other_request_is_made():
             cursor.execute(
                 "SELECT id FROM tasks WHERE id = %s FOR UPDATE", [uuid.UUID(task["id"]).hex]
             )
-        threads.append(in_thread(lambda: answers.append(first_flow_edit(edit, task))))
+        threads.append(in_thread(lambda: answers.append(first_flow_edit(edit, task)), errors))
         queued(1)  # the edit first: it gets the task's row, then wants the tenant's
-        threads.append(
-            in_thread(lambda: answers.append(resume.post(f"/v1/tasks/{task['id']}/resume")))
-        )
+        resume_it = lambda: answers.append(resume.post(f"/v1/tasks/{task['id']}/resume"))  # noqa: E731
+        threads.append(in_thread(resume_it, errors))
         queued(2)  # the resume holds the tenant's row shared and waits for the task's
     finally:
         holder.commit()
         holder.close()
-    for thread in threads:
-        thread.join(timeout=60)
-        assert not thread.is_alive(), "a request still waits"
-    statuses = sorted(answer.status_code for answer in answers)
-    assert statuses == [200, 503], [answer.content for answer in answers]
+        for thread in threads:
+            thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads), "a request still waits"
+    assert errors == []
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes == [200, 503], [answer.content for answer in answers]
     refused = next(answer for answer in answers if answer.status_code == 503)
     assert refused.json()["error"]["code"] == "busy"
     assert refused["Retry-After"] == "1"
@@ -118,12 +118,14 @@ def test_a_lock_wait_timeout_is_503_busy_and_the_connection_serves_the_next_requ
 def short_lock_waits() -> Iterator[None]:
     """A row lock waited for over a second is refused (1205) on this thread's connection."""
     with connection.cursor() as cursor:
+        cursor.execute("SELECT @@SESSION.innodb_lock_wait_timeout")
+        (before,) = cursor.fetchone()
         cursor.execute("SET SESSION innodb_lock_wait_timeout = 1")
     try:
         yield
     finally:
         with connection.cursor() as cursor:
-            cursor.execute("SET SESSION innodb_lock_wait_timeout = DEFAULT")
+            cursor.execute("SET SESSION innodb_lock_wait_timeout = %s", [before])
 
 
 def first_flow_edit(client, task: dict):
@@ -141,44 +143,93 @@ def actions_on(task: dict) -> list[str]:
     return list(entries.values_list("action", flat=True))
 
 
-def test_a_bulk_retrys_batch_refused_a_row_lock_is_run_again_and_the_request_completes(
-    tenant, api, add_task, monkeypatch
-):
+@pytest.fixture
+def two_batches(add_task, monkeypatch) -> tuple:
+    """A task with four dead jobs, which a bulk retry takes two at a time; their ids in the
+    batches' order."""
     monkeypatch.setattr(bulk_actions, "BATCH_SIZE", 2)
     task = add_task(max_attempts=3)
-    jobs = [add_job(task, minute) for minute in range(4)]
-    locked, waits = threading.Event(), set()
-    holder = threading.Thread(target=hold_until_waited_twice, args=(jobs[2].id, locked, waits))
-    holder.start()
-    assert locked.wait(20), "the holder did not lock the job"
-    with short_lock_waits():  # the second batch is refused the job's lock at least once
+    for minute in range(4):
+        add_job(task, minute)
+    return task, list(Job.objects.filter(task=task).order_by("id").values_list("id", flat=True))
+
+
+def test_a_bulk_retrys_batch_undone_by_a_deadlock_is_run_again_and_the_request_completes(
+    tenant, api, add_task, two_batches
+):
+    task, ids = two_batches
+    ballast = add_task()  # the other session's writes: MariaDB undoes the lighter side
+    for minute in range(40):
+        add_job(ballast, minute, status="succeeded")
+    deadlocks_before = innodb_deadlocks()
+    locked, errors = threading.Event(), []
+    holder = in_thread(
+        lambda: lock_against_the_batch(
+            second=ids[3], first=ids[2], ballast=ballast.id, locked=locked
+        ),
+        errors,
+    )
+    try:
+        assert locked.wait(20), "the other session did not lock the job"
         answer = api.post("/v1/dlq/retry", {"task_id": str(task.id)}, format="json")
-    holder.join(timeout=30)
-    assert len(waits) == 2, "the batch was not refused and run again"
+    finally:
+        holder.join(timeout=30)
+    assert errors == []  # the other session was not the one undone
+    assert innodb_deadlocks() == deadlocks_before + 1
     assert answer.status_code == 200, answer.content
     assert answer.json()["count"] == 4
-    assert statuses(*jobs) == ["pending"] * 4
+    assert set(Job.objects.filter(task=task).values_list("status", flat=True)) == {"pending"}
     entries = AuditEntry.objects.filter(tenant_id=tenant.id, action="dlq.retry")
     assert sorted(entry.changes["batch"] for entry in entries) == [1, 2]  # none twice
 
 
-def hold_until_waited_twice(job_id: int, locked: threading.Event, seen: set) -> None:
-    """Lock the job's row; let go once a second transaction waits for it (the first was
-    refused and its batch run again)."""
-    holder = connections.create_connection("default")
+def test_a_bulk_retrys_batch_whose_lock_wait_runs_out_is_not_waited_again(api, two_batches):
+    task, ids = two_batches
+    locked, done, waits = threading.Event(), threading.Event(), set()
+    holder = in_thread(lambda: hold_and_count_waits(ids[2], locked, done, waits))
     try:
-        holder.set_autocommit(False)
-        with holder.cursor() as cursor:
-            cursor.execute("SELECT id FROM jobs WHERE id = %s FOR UPDATE", [job_id])
+        assert locked.wait(20), "the other session did not lock the job"
+        with short_lock_waits():
+            answer = api.post("/v1/dlq/retry", {"task_id": str(task.id)}, format="json")
+    finally:
+        done.set()
+        holder.join(timeout=30)
+    assert answer.status_code == 503, answer.content
+    assert answer.json()["error"]["code"] == "busy"
+    assert len(waits) == 1  # one wait, not five
+    by_id = dict(Job.objects.filter(task=task).values_list("id", "status"))
+    assert [by_id[job_id] for job_id in ids] == ["pending", "pending", "dead", "dead"]
+
+
+def lock_against_the_batch(*, second, first, ballast, locked: threading.Event) -> None:
+    """In a session of its own: write the ballast's jobs, lock the job the batch locks
+    second; once the batch waits for it (holding the first), ask for the first: a cycle."""
+    with transaction.atomic():
+        Job.objects.filter(task_id=ballast).update(error="ballast")
+        lock_job(second)
         locked.set()
-        deadline = time.monotonic() + 20
-        while len(seen) < 2 and time.monotonic() < deadline:
+        queued(1)
+        lock_job(first)
+
+
+def hold_and_count_waits(job_id, locked: threading.Event, done: threading.Event, seen: set):
+    """Lock the job's row until `done`, noting each transaction that waited for it."""
+    with transaction.atomic():
+        lock_job(job_id)
+        locked.set()
+        while not done.is_set():
             seen.update(waiting_transactions())
             time.sleep(0.15)  # innodb_trx is refreshed only when not read for 0.1 s
-    finally:
-        holder.commit()
-        holder.close()
-        connections.close_all()
+
+
+def lock_job(job_id) -> None:
+    list(Job.objects.select_for_update().filter(id=job_id).values_list("id"))
+
+
+def innodb_deadlocks() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW GLOBAL STATUS LIKE 'Innodb_deadlocks'")
+        return int(cursor.fetchone()[1])
 
 
 def waiting_transactions() -> list:
