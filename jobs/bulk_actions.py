@@ -27,13 +27,10 @@ from audit.record import record
 from jobs.bulk_cancel import jobs_cancel_waiting
 from jobs.bulk_retry import jobs_retry_dead
 from jobs.queue.transactions import retrying_deadlocks
+from scheduler_site.sqltools import DEADLOCK
 from tasks.models import Tenant
 
 BATCH_SIZE = 500
-# A batch the database undid to break a deadlock is run again at once; one whose lock wait
-# ran out (1205, after DATABASE_READ_TIMEOUT_SECONDS) is not: five such waits would outlast
-# the proxy's minute, and a lock held that long (a migration's, say) is not let go soon.
-DEADLOCK_ONLY = frozenset({1213})
 
 # A batch's action: the ids of one batch -> (how many it acted on, refusals by reason).
 Action = Callable[[list], tuple[int, Counter]]
@@ -90,7 +87,7 @@ def act_on_matching(
             return outcome
         count, refused = retrying_deadlocks(
             partial(_act_on_batch, tenant, note, act, batch, (operation, number)),
-            codes=DEADLOCK_ONLY,
+            codes=DEADLOCK,  # a lock wait run out is not waited again (sqltools)
         )
         outcome.count += count
         outcome.refused.update(refused)

@@ -12,7 +12,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from scheduler_site.sqltools import deadlock_victim
+from scheduler_site.sqltools import lock_refused
 
 logger = logging.getLogger(__name__)
 
@@ -132,7 +132,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return error_response(404, "not_found", "not found")
     if isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
-    if deadlock_victim(exc):
+    if lock_refused(exc):
         return _lost_a_race(exc, context)
     response = exception_handler(exc, context)
     if response is None:

@@ -7,16 +7,18 @@ from datetime import UTC, datetime
 
 from django.db import OperationalError, connection
 
-# MariaDB's answers to a lock a statement could not get: 1213, the whole transaction undone
-# to break a cycle of row locks; 1205, the wait ran past innodb_lock_wait_timeout (only the
-# statement is undone, and the atomic block it leaves rolls back the rest).
+# MariaDB's answers to a lock a statement could not get. 1213: the whole transaction undone
+# to break a cycle of locks (a deadlock), worth running again at once. 1205: a row lock
+# waited for past innodb_lock_wait_timeout, or a table's metadata lock (a migration's) past
+# lock_wait_timeout; only the statement is undone, and the atomic block it leaves rolls
+# back the rest. Running that again waits as long again.
+DEADLOCK = frozenset({1213})
 DEADLOCK_CODES = frozenset({1213, 1205})
 
 
-def deadlock_victim(exc: BaseException) -> bool:
-    """Whether `exc` is the database refusing a row lock (see DEADLOCK_CODES): once the
-    atomic block it leaves has rolled back, the same work may be done again."""
-    return isinstance(exc, OperationalError) and bool(exc.args) and exc.args[0] in DEADLOCK_CODES
+def lock_refused(exc: BaseException, codes: frozenset = DEADLOCK_CODES) -> bool:
+    """Whether `exc` is the database refusing a lock with one of `codes`."""
+    return isinstance(exc, OperationalError) and bool(exc.args) and exc.args[0] in codes
 
 
 def share_lock() -> str:

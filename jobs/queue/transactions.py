@@ -1,5 +1,6 @@
-"""One short write transaction per use case, run again when the database picked it as a
-deadlock victim."""
+"""One short write transaction per use case, run again when the database refused it a lock:
+picked as a deadlock victim, or (for the background processes, which no proxy cuts short) a
+lock wait run out."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def retrying_deadlocks(operation, attempts: int = 5, codes: frozenset = DEADLOCK
 
 
 def in_write_transaction(work):
-    """Run `work(cursor)` in one transaction, again if it was picked as a deadlock victim."""
+    """Run `work(cursor)` in one transaction, again if the database refused it a lock."""
 
     def attempt():
         with transaction.atomic(), connection.cursor() as cursor:
