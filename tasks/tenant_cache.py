@@ -62,9 +62,7 @@ def active_by_row(tenant_id: uuid.UUID) -> bool:
     is selected whatever its state, so the lock is held on a stopped tenant's row too (at
     READ COMMITTED a locking read lets go of rows its WHERE leaves out): a reactivation
     waits for the caller that found the tenant stopped."""
-    quote = connection.ops.quote_name
-    table, pk = quote(Tenant._meta.db_table), quote(Tenant._meta.pk.column)
-    active = quote(Tenant._meta.get_field("is_active").column)
+    table, pk, active = _tenant_names()
     sql = f"SELECT {active} FROM {table} WHERE {pk} = %s{share_lock()}"
     with connection.cursor() as cursor:
         cursor.execute(sql, [tenant_pk(tenant_id)])
@@ -75,10 +73,15 @@ def active_by_row(tenant_id: uuid.UUID) -> bool:
 def active_tenant_row() -> str:
     """`table WHERE id = %s AND is_active` under a shared lock: the tenant's row if it is
     active, what a create's INSERT ... SELECT decides by (one parameter: tenant_pk)."""
+    table, pk, active = _tenant_names()
+    return f"{table} WHERE {pk} = %s AND {active}{share_lock()}"
+
+
+def _tenant_names() -> tuple[str, str, str]:
+    """The tenants table, its id and its is_active column, quoted for raw SQL."""
     quote = connection.ops.quote_name
-    pk, active = Tenant._meta.pk.column, Tenant._meta.get_field("is_active").column
-    where = f"{quote(Tenant._meta.db_table)} WHERE {quote(pk)} = %s AND {quote(active)}"
-    return f"{where}{share_lock()}"
+    column = Tenant._meta.get_field("is_active").column
+    return quote(Tenant._meta.db_table), quote(Tenant._meta.pk.column), quote(column)
 
 
 def tenant_pk(tenant_id: uuid.UUID) -> object:

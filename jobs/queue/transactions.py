@@ -9,7 +9,7 @@ import time
 from django.db import connection, transaction
 from django.db.utils import OperationalError
 
-from scheduler_site.sqltools import DEADLOCK_CODES
+from scheduler_site.sqltools import DEADLOCK_CODES, lock_refused
 
 
 def retrying_deadlocks(operation, attempts: int = 5, codes: frozenset = DEADLOCK_CODES):
@@ -19,8 +19,7 @@ def retrying_deadlocks(operation, attempts: int = 5, codes: frozenset = DEADLOCK
         try:
             return operation()
         except OperationalError as exc:
-            code = exc.args[0] if exc.args else None
-            if code not in codes or attempt == attempts - 1:
+            if not lock_refused(exc, codes) or attempt == attempts - 1:
                 raise
             time.sleep(0.01 * (attempt + 1))
     raise AssertionError("unreachable")

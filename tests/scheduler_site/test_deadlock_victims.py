@@ -27,7 +27,7 @@ from tasks.models import Task, TaskStatus, Tenant
 from tests.api.bulk_jobs import add_job
 from tests.conftest import client_for, cron_task
 from tests.db_threads import in_thread
-from tests.tasks.row_locks import lock_waits, wait_for_lock_waits
+from tests.tasks.row_locks import lock_waits, wait_for_lock_waits, waiting_transactions
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -256,14 +256,3 @@ def hold_and_count_waits(job_id, locked: threading.Event, done: threading.Event,
 
 def lock_job(job_id) -> None:
     list(Job.objects.select_for_update().filter(id=job_id).values_list("id"))
-
-
-def waiting_transactions() -> list:
-    """The ids of this test database's transactions waiting for a row lock."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT t.trx_id FROM information_schema.innodb_trx t"
-            " JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id"
-            " WHERE t.trx_state = 'LOCK WAIT' AND p.db = DATABASE()"
-        )
-        return [row[0] for row in cursor.fetchall()]

@@ -10,13 +10,18 @@ from django.db import connection
 def lock_waits() -> int:
     """Sessions of this test database waiting for a row lock (other runs share the
     server, and their waits are not this test's)."""
+    return len(waiting_transactions())
+
+
+def waiting_transactions() -> list:
+    """The ids of this test database's transactions waiting for a row lock."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT COUNT(*) FROM information_schema.innodb_trx t"
+            "SELECT t.trx_id FROM information_schema.innodb_trx t"
             " JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id"
             " WHERE t.trx_state = 'LOCK WAIT' AND p.db = DATABASE()"
         )
-        return cursor.fetchone()[0]
+        return [row[0] for row in cursor.fetchall()]
 
 
 def wait_for_lock_waits(count: int, timeout: float = 20) -> None:
